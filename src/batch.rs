@@ -1,0 +1,53 @@
+//! Runs a function over a stream of items on every core, keeping the input order.
+
+/// Maps `items` in chunks over `threads` workers; `emit` sees results in input order.
+pub fn map_ordered<T: Sync, R: Send>(
+    items: impl Iterator<Item = T>,
+    threads: usize,
+    chunk: usize,
+    f: impl Fn(&T) -> R + Sync,
+    mut emit: impl FnMut(T, R),
+) {
+    let threads = threads.max(1);
+    let mut items = items.peekable();
+    while items.peek().is_some() {
+        let batch: Vec<T> = items.by_ref().take(chunk * threads).collect();
+        let per = batch.len().div_ceil(threads);
+        let results: Vec<R> = if threads == 1 || batch.len() < 64 {
+            batch.iter().map(&f).collect()
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(per)
+                    .map(|part| s.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            })
+        };
+        for (item, r) in batch.into_iter().zip(results) {
+            emit(item, r);
+        }
+    }
+}
+
+/// Worker threads to use: the machine's parallelism.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keeps_order_across_threads() {
+        let mut out = Vec::new();
+        super::map_ordered(0..1000u32, 2, 7, |x| x * 2, |x, r| out.push((x, r)));
+        assert_eq!(out.len(), 1000);
+        assert!(out
+            .iter()
+            .enumerate()
+            .all(|(i, &(x, r))| x == i as u32 && r == 2 * x));
+    }
+}

@@ -1,0 +1,281 @@
+//! The command line (design.md section 4): subcommands over the library.
+
+use crate::batch;
+use crate::format::{self, LineReader, ParseError};
+use crate::progress::Progress;
+use crate::puzzle::{Puzzle, Variant};
+use crate::solver::exact;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "termdoku",
+    version,
+    about = "Terminal Sudoku player and solving coach"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum VariantArg {
+    Standard,
+    Diagonal,
+    Jigsaw,
+    Killer,
+    Honeycomb,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Standard => Variant::Standard,
+            VariantArg::Diagonal => Variant::Diagonal,
+            VariantArg::Jigsaw => Variant::Jigsaw,
+            VariantArg::Killer => Variant::Killer,
+            VariantArg::Honeycomb => Variant::Honeycomb,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve puzzles: one answer line per input puzzle line.
+    Solve {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// Print the number of solutions: 0, 1 or 2+.
+        #[arg(long, conflicts_with = "first")]
+        count: bool,
+        /// Print the first solution found without proving uniqueness.
+        #[arg(long)]
+        first: bool,
+        /// A line-format file, a TOML puzzle file, or - for standard input (the default).
+        file: Option<String>,
+    },
+    /// Measure solver throughput over a whole file (parsing included).
+    Bench {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        file: PathBuf,
+    },
+}
+
+/// Exit statuses of design.md section 4.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_PUZZLE: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+/// Runs a subcommand and returns the exit status.
+pub fn run(command: Command) -> i32 {
+    match command {
+        Command::Solve {
+            variant,
+            count,
+            first,
+            file,
+        } => {
+            let mode = if count {
+                SolveMode::Count
+            } else if first {
+                SolveMode::First
+            } else {
+                SolveMode::Unique
+            };
+            solve_command(variant.into(), mode, file.as_deref())
+        }
+        Command::Bench {
+            variant,
+            threads,
+            file,
+        } => bench_command(variant.into(), threads, &file),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SolveMode {
+    Unique,
+    Count,
+    First,
+}
+
+/// Opens `FILE|-` as a stream of parsed lines (a TOML file gives one puzzle).
+type Items = Box<dyn Iterator<Item = Result<(usize, Option<Puzzle>), ParseError>>>;
+
+fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), ParseError> {
+    match file {
+        None | Some("-") => {
+            let stdin = std::io::stdin().lock();
+            let reader: Box<dyn BufRead> = Box::new(stdin);
+            Ok((
+                "<stdin>".into(),
+                Box::new(LineReader::new(reader, variant, "<stdin>")),
+            ))
+        }
+        Some(path) => {
+            let io = |source| ParseError::Io {
+                file: path.to_string(),
+                source,
+            };
+            if path.ends_with(".toml") {
+                let bytes = std::fs::read(path).map_err(io)?;
+                let p = format::parse_toml(&bytes, path)?;
+                return Ok((path.into(), Box::new(std::iter::once(Ok((1, Some(p)))))));
+            }
+            let f = std::fs::File::open(path).map_err(io)?;
+            if f.metadata().map_err(io)?.is_dir() {
+                return Err(io(std::io::Error::other("is a directory")));
+            }
+            let reader: Box<dyn BufRead> = Box::new(std::io::BufReader::with_capacity(1 << 16, f));
+            Ok((
+                path.into(),
+                Box::new(LineReader::new(reader, variant, path)),
+            ))
+        }
+    }
+}
+
+fn solution_line(values: &[u8]) -> String {
+    values
+        .iter()
+        .map(|&d| crate::geometry::digit_char(d))
+        .collect()
+}
+
+fn solve_command(variant: Variant, mode: SolveMode, file: Option<&str>) -> i32 {
+    let (name, items) = match open_input(file, variant) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let limit = if mode == SolveMode::First { 1 } else { 2 };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut status = EXIT_OK;
+    let mut seen_any = false;
+    batch::map_ordered(
+        items,
+        batch::default_threads(),
+        512,
+        |item| match item {
+            Ok((_, Some(p))) => Some(exact::solve(p, limit)),
+            _ => None,
+        },
+        |item, result| {
+            let (line, puzzle) = match item {
+                Ok((line, Some(p))) => (line, p),
+                Ok((_, None)) => return,
+                Err(e) => {
+                    eprintln!("termdoku: {e}");
+                    let _ = writeln!(out, "error");
+                    status = EXIT_USAGE;
+                    seen_any = true;
+                    return;
+                }
+            };
+            seen_any = true;
+            let Some(s) = result else { return };
+            let problem = if let Some(&(a, b)) = puzzle.conflicts().first() {
+                let g = puzzle.geometry();
+                Some(format!(
+                    "invalid: {} and {} both hold {}",
+                    g.cell_name(a),
+                    g.cell_name(b),
+                    puzzle.givens[a]
+                ))
+            } else {
+                match s.count {
+                    0 => Some("unsolvable".to_string()),
+                    1 => None,
+                    _ if mode == SolveMode::Unique => Some("multiple solutions".to_string()),
+                    _ => None,
+                }
+            };
+            let text = match mode {
+                SolveMode::Count => match s.count {
+                    0 => "0".to_string(),
+                    1 => "1".to_string(),
+                    _ => "2+".to_string(),
+                },
+                _ => match (&s.first, s.count) {
+                    (None, _) => "unsolvable".to_string(),
+                    (Some(_), n) if n > 1 && mode == SolveMode::Unique => "multiple".to_string(),
+                    (Some(v), _) => solution_line(v),
+                },
+            };
+            let _ = writeln!(out, "{text}");
+            if let Some(p) = problem {
+                if mode != SolveMode::Count || s.count == 0 {
+                    eprintln!("{name}:{line}: {p}");
+                }
+                if status == EXIT_OK {
+                    status = EXIT_PUZZLE;
+                }
+            }
+        },
+    );
+    if out.flush().is_err() {
+        return EXIT_USAGE;
+    }
+    if !seen_any {
+        eprintln!("termdoku: {name}: empty input (expected puzzle lines)");
+        return EXIT_USAGE;
+    }
+    status
+}
+
+fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Path) -> i32 {
+    let threads = threads.unwrap_or_else(batch::default_threads);
+    let name = file.display().to_string();
+    for (label, limit) in [("first solution", 1), ("solve + uniqueness", 2)] {
+        let start = Instant::now();
+        let (_, items) = match open_input(Some(&name), variant) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("termdoku: {e}");
+                return EXIT_USAGE;
+            }
+        };
+        let progress = Progress::start(label, 0);
+        let (mut puzzles, mut errors, mut counts) = (0usize, 0usize, [0usize; 3]);
+        batch::map_ordered(
+            items,
+            threads,
+            1024,
+            |item| match item {
+                Ok((_, Some(p))) => Some(exact::solve(p, limit).count),
+                _ => None,
+            },
+            |item, result| {
+                if item.is_err() {
+                    errors += 1;
+                }
+                if let Some(c) = result {
+                    puzzles += 1;
+                    counts[c.min(2)] += 1;
+                    progress.add(1);
+                }
+            },
+        );
+        drop(progress);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {label}: {puzzles} puzzles in {secs:.3} s = {:.0} puzzles/s ({threads} threads; {} none, {} one, {} more{})",
+            puzzles as f64 / secs.max(1e-9),
+            counts[0],
+            counts[1],
+            counts[2],
+            if errors > 0 { format!(", {errors} unreadable lines") } else { String::new() }
+        );
+    }
+    EXIT_OK
+}

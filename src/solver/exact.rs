@@ -1,0 +1,468 @@
+//! The exact solver: bitset candidates, propagation over every rule kind, and search that
+//! counts solutions up to a limit. One signature for every variant; plain 9x9 grids go to
+//! the bitboard fast path in [`super::fast9`].
+
+use crate::geometry::{Cell, Digits, Geometry, Rule};
+use crate::puzzle::Puzzle;
+
+/// Solutions found, up to the limit asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solutions {
+    /// 0, 1, ... up to the limit (a count equal to the limit means "at least").
+    pub count: usize,
+    /// The first solution found, when there is one.
+    pub first: Option<Vec<u8>>,
+}
+
+impl Solutions {
+    pub fn is_unique(&self) -> bool {
+        self.count == 1
+    }
+}
+
+/// Counts the solutions of a puzzle up to `limit` (at least 1).
+pub fn solve(puzzle: &Puzzle, limit: usize) -> Solutions {
+    let g = puzzle.geometry();
+    if g.is_plain_9x9() {
+        let mut givens = [0u8; 81];
+        givens.copy_from_slice(&puzzle.givens);
+        let mut out = [0u8; 81];
+        let count = super::fast9::solve9(&givens, limit.max(1), &mut out);
+        return Solutions {
+            count,
+            first: (count > 0).then(|| out.to_vec()),
+        };
+    }
+    solve_generic(g, &puzzle.givens, limit)
+}
+
+/// The generic path for any geometry, from givens.
+pub fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Solutions {
+    let all = geometry.all_digits();
+    let cands: Vec<Digits> = givens
+        .iter()
+        .map(|&d| if d == 0 { all } else { Digits::single(d) })
+        .collect();
+    solve_candidates(geometry, &cands, limit)
+}
+
+/// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
+pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+    let plan = Plan::new(geometry);
+    let mut state = State {
+        cands: candidates.iter().map(|d| d.0).collect(),
+        done: vec![false; candidates.len()],
+    };
+    let mut search = Search {
+        plan: &plan,
+        limit: limit.max(1),
+        count: 0,
+        first: None,
+    };
+    if state.cands.len() == geometry.cell_count() && plan.seed(&mut state) {
+        search.run(state);
+    }
+    Solutions {
+        count: search.count,
+        first: search.first,
+    }
+}
+
+enum Kind {
+    Complete,
+    /// Feasible windows of consecutive digits, as masks.
+    Run(Vec<u16>),
+    /// Digit sets of the right size and sum.
+    Combos(Vec<u16>),
+}
+
+struct PlanHouse {
+    cells: Vec<u16>,
+    kind: Kind,
+}
+
+/// Per-geometry tables, built once per solve.
+struct Plan {
+    all: u16,
+    peers: Vec<Vec<u16>>,
+    houses: Vec<PlanHouse>,
+}
+
+/// Every set of `k` distinct digits from `1..=n` adding up to `sum`.
+pub fn combinations(n: u8, k: usize, sum: u32) -> Vec<u16> {
+    (0u32..(1 << n))
+        .filter(|m| m.count_ones() as usize == k && Digits(*m as u16).sum() == sum)
+        .map(|m| m as u16)
+        .collect()
+}
+
+impl Plan {
+    fn new(g: &Geometry) -> Plan {
+        let n = g.max_digit();
+        let houses = g
+            .houses()
+            .iter()
+            .map(|h| {
+                let len = h.cells.len();
+                let kind = match h.rule {
+                    Rule::Complete => Kind::Complete,
+                    Rule::ConsecutiveRun => Kind::Run(
+                        (1..=(n as usize + 1).saturating_sub(len))
+                            .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
+                            .collect(),
+                    ),
+                    Rule::Cage { sum } => Kind::Combos(combinations(n, len, sum)),
+                };
+                PlanHouse {
+                    cells: h.cells.iter().map(|&c| c as u16).collect(),
+                    kind,
+                }
+            })
+            .collect();
+        Plan {
+            all: g.all_digits().0,
+            peers: g
+                .cells()
+                .map(|c| g.peers(c).iter().map(|&p| p as u16).collect())
+                .collect(),
+            houses,
+        }
+    }
+
+    /// Initial propagation of the given singles; false on contradiction.
+    fn seed(&self, s: &mut State) -> bool {
+        if s.cands.iter().any(|&m| m & !self.all != 0) {
+            return false;
+        }
+        self.propagate(s)
+    }
+
+    /// Removes `mask` from a cell; false when it empties the cell.
+    #[inline]
+    fn restrict(&self, s: &mut State, cell: usize, keep: u16, changed: &mut bool) -> bool {
+        let old = s.cands[cell];
+        let new = old & keep;
+        if new != old {
+            s.cands[cell] = new;
+            *changed = true;
+        }
+        new != 0
+    }
+
+    /// Runs singles and house rules to a fixpoint; false on contradiction.
+    fn propagate(&self, s: &mut State) -> bool {
+        loop {
+            let mut changed = false;
+            // Naked singles: a cell down to one digit takes it from its peers.
+            for cell in 0..s.cands.len() {
+                let m = s.cands[cell];
+                if m == 0 {
+                    return false;
+                }
+                if !s.done[cell] && m & (m - 1) == 0 {
+                    s.done[cell] = true;
+                    for &p in &self.peers[cell] {
+                        if !self.restrict(s, p as usize, !m, &mut changed) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            for house in &self.houses {
+                if !self.house_rule(s, house, &mut changed) {
+                    return false;
+                }
+            }
+            if changed {
+                continue;
+            }
+            // Cheap rules are exhausted: all-different filtering by matching (Regin), which
+            // removes every candidate that lies on no complete assignment of a house.
+            for house in &self.houses {
+                if !self.matching_rule(s, house, &mut changed) {
+                    return false;
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    fn house_rule(&self, s: &mut State, house: &PlanHouse, changed: &mut bool) -> bool {
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in &house.cells {
+            let m = s.cands[c as usize];
+            twice |= once & m;
+            once |= m;
+        }
+        let must = match &house.kind {
+            Kind::Complete => self.all,
+            Kind::Run(sets) | Kind::Combos(sets) => {
+                // A set is feasible when every cell can take one of its digits and every
+                // digit has a cell.
+                let (mut allowed, mut must) = (0u16, u16::MAX);
+                for &set in sets {
+                    if set & !once == 0
+                        && house.cells.iter().all(|&c| s.cands[c as usize] & set != 0)
+                    {
+                        allowed |= set;
+                        must &= set;
+                    }
+                }
+                if allowed == 0 {
+                    return false;
+                }
+                if once & !allowed != 0 {
+                    for &c in &house.cells {
+                        if !self.restrict(s, c as usize, allowed, changed) {
+                            return false;
+                        }
+                    }
+                }
+                must
+            }
+        };
+        if must & !once != 0 {
+            return false;
+        }
+        // Hidden singles among the digits that must appear.
+        let mut singles = must & !twice;
+        while singles != 0 {
+            let bit = singles & singles.wrapping_neg();
+            singles &= singles - 1;
+            for &c in &house.cells {
+                let m = s.cands[c as usize];
+                if m & bit != 0 {
+                    if m != bit {
+                        s.cands[c as usize] = bit;
+                        *changed = true;
+                    }
+                    break;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Plan {
+    fn matching_rule(&self, s: &mut State, house: &PlanHouse, changed: &mut bool) -> bool {
+        let windows: &[u16] = match &house.kind {
+            Kind::Complete => std::slice::from_ref(&self.all),
+            Kind::Run(w) => w,
+            Kind::Combos(_) => return true,
+        };
+        let mut masks = [0u16; 16];
+        let n = house.cells.len();
+        for (i, &c) in house.cells.iter().enumerate() {
+            masks[i] = s.cands[c as usize];
+        }
+        let mut allowed = [0u16; 16];
+        let mut any = false;
+        for &w in windows {
+            if let Some(viable) = viable_edges(&masks[..n], w) {
+                any = true;
+                for i in 0..n {
+                    allowed[i] |= viable[i];
+                }
+            }
+        }
+        if !any {
+            return false;
+        }
+        for (i, &c) in house.cells.iter().enumerate() {
+            if !self.restrict(s, c as usize, allowed[i], changed) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// For cells whose candidates are `masks`, all taking distinct digits of `window` (as many
+/// digits as cells): the candidates that lie on some perfect matching, or None when there is
+/// no perfect matching.
+pub(crate) fn viable_edges(masks: &[u16], window: u16) -> Option<[u16; 16]> {
+    const FREE: u8 = u8::MAX;
+    let n = masks.len();
+    let mut owner = [FREE; 16]; // digit bit -> cell
+    let mut matched = [0u16; 16]; // cell -> digit bit
+    fn augment(
+        cell: usize,
+        masks: &[u16],
+        window: u16,
+        owner: &mut [u8; 16],
+        seen: &mut u16,
+    ) -> bool {
+        let mut m = masks[cell] & window & !*seen;
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            *seen |= 1 << b;
+            if owner[b] == FREE || augment(owner[b] as usize, masks, window, owner, seen) {
+                owner[b] = cell as u8;
+                return true;
+            }
+        }
+        false
+    }
+    for cell in 0..n {
+        let mut seen = 0u16;
+        if !augment(cell, masks, window, &mut owner, &mut seen) {
+            return None;
+        }
+    }
+    for (b, &o) in owner.iter().enumerate() {
+        if o != FREE {
+            matched[o as usize] = 1 << b;
+        }
+    }
+    // Digit graph: the owner of digit m could move to d, so m -> d. A free edge (cell, d)
+    // is on some perfect matching iff d reaches the cell's matched digit.
+    let mut reach = [0u16; 16];
+    for cell in 0..n {
+        let m = matched[cell].trailing_zeros() as usize;
+        reach[m] |= masks[cell] & window & !matched[cell];
+    }
+    for k in 0..16 {
+        let kb = 1u16 << k;
+        if window & kb == 0 {
+            continue;
+        }
+        for i in 0..16 {
+            if reach[i] & kb != 0 {
+                reach[i] |= reach[k];
+            }
+        }
+    }
+    let mut out = [0u16; 16];
+    for cell in 0..n {
+        let mut ok = matched[cell];
+        let mut rest = masks[cell] & window & !matched[cell];
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if reach[b] & matched[cell] != 0 {
+                ok |= 1 << b;
+            }
+        }
+        out[cell] = ok;
+    }
+    Some(out)
+}
+
+#[derive(Clone)]
+struct State {
+    cands: Vec<u16>,
+    done: Vec<bool>,
+}
+
+struct Search<'a> {
+    plan: &'a Plan,
+    limit: usize,
+    count: usize,
+    first: Option<Vec<u8>>,
+}
+
+impl Search<'_> {
+    fn run(&mut self, mut s: State) {
+        if !self.plan.propagate(&mut s) {
+            return;
+        }
+        // Branch on the open cell with the fewest candidates.
+        let mut best: Option<(u32, Cell)> = None;
+        for (c, &m) in s.cands.iter().enumerate() {
+            let k = m.count_ones();
+            if k > 1 && best.is_none_or(|(b, _)| k < b) {
+                best = Some((k, c));
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        let Some((_, cell)) = best else {
+            self.count += 1;
+            if self.first.is_none() {
+                self.first = Some(
+                    s.cands
+                        .iter()
+                        .map(|&m| m.trailing_zeros() as u8 + 1)
+                        .collect(),
+                );
+            }
+            return;
+        };
+        let mut rest = s.cands[cell];
+        while rest != 0 && self.count < self.limit {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let mut next = if rest == 0 {
+                std::mem::replace(
+                    &mut s,
+                    State {
+                        cands: Vec::new(),
+                        done: Vec::new(),
+                    },
+                )
+            } else {
+                s.clone()
+            };
+            next.cands[cell] = bit;
+            self.run(next);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_line;
+    use crate::puzzle::Variant;
+
+    fn line(s: &str, v: Variant) -> Puzzle {
+        parse_line(s.as_bytes(), v, "t", 1).unwrap().unwrap()
+    }
+
+    #[test]
+    fn combinations_of_a_killer_cage() {
+        let c = combinations(9, 2, 4);
+        assert_eq!(c, vec![Digits::from_iter([1, 3]).0]);
+        assert_eq!(combinations(9, 3, 24).len(), 1);
+        assert!(combinations(9, 2, 18).is_empty());
+    }
+
+    #[test]
+    fn generic_path_solves_a_four_by_four() {
+        let p = line("1...........4..2", Variant::Standard);
+        let s = solve(&p, 2);
+        assert!(s.count >= 1);
+        p.check_solution(s.first.as_ref().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn conflicting_givens_have_no_solution() {
+        let p = line("11..............", Variant::Standard);
+        assert_eq!(solve(&p, 2).count, 0);
+    }
+
+    #[test]
+    fn empty_honeycomb_has_many_solutions() {
+        let p = line(&".".repeat(61), Variant::Honeycomb);
+        let s = solve(&p, 2);
+        assert_eq!(s.count, 2);
+        p.check_solution(s.first.as_ref().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn generic_and_fast_paths_agree_on_nine_by_nine() {
+        let p = line(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            Variant::Standard,
+        );
+        let fast = solve(&p, 2);
+        let generic = solve_generic(p.geometry(), &p.givens, 2);
+        assert_eq!(fast, generic);
+        assert_eq!(fast.count, 1);
+    }
+}
