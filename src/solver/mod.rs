@@ -3,5 +3,6 @@
 pub mod exact;
 pub mod fast9;
 pub mod logic;
+pub mod planes;
 
 pub use exact::{solve, Solutions};
