@@ -56,7 +56,11 @@ fn candidates(field: &str) -> Result<Vec<Candidate>, String> {
         if b.len() != 3 || !b.iter().all(u8::is_ascii_digit) {
             return Err(format!("bad candidate '{item}'"));
         }
-        let (d, r, c) = (b[0] - b'0', usize::from(b[1] - b'0'), usize::from(b[2] - b'0'));
+        let (d, r, c) = (
+            b[0] - b'0',
+            usize::from(b[1] - b'0'),
+            usize::from(b[2] - b'0'),
+        );
         if !(1..=9).contains(&d) || !(1..=9).contains(&r) || !(1..=9).contains(&c) {
             return Err(format!("bad candidate '{item}'"));
         }
@@ -184,5 +188,9 @@ fn hodoku_regression_library() {
         println!("FAIL {f}");
     }
     assert!(total > 0, "no implemented case found in {path}");
-    assert!(failures.is_empty(), "{} regression cases failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} regression cases failed",
+        failures.len()
+    );
 }

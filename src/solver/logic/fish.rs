@@ -59,7 +59,11 @@ fn search(
 ) -> ControlFlow<()> {
     let cells_of = |h: HouseId| ctx.where_in(h, digit);
     // Basic fish need 2..=n candidates per base line; finned ones allow more (the fins).
-    let max_per_line = if kind == Kind::Basic { n as u32 } else { n as u32 + 3 };
+    let max_per_line = if kind == Kind::Basic {
+        n as u32
+    } else {
+        n as u32 + 3
+    };
     let bases: Vec<HouseId> = base_lines
         .iter()
         .copied()
@@ -78,7 +82,9 @@ fn search(
                 if hit.len() != n || combo.iter().any(|&h| cells_of(h).len() < 2) {
                     return ControlFlow::Continue(());
                 }
-                let cover = hit.iter().fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
+                let cover = hit
+                    .iter()
+                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
                 let elims = ctx.elims(cover.and(all).minus(u), digit);
                 if elims.is_empty() {
                     return ControlFlow::Continue(());
@@ -90,15 +96,15 @@ fn search(
                     return ControlFlow::Continue(());
                 }
                 combinations(&hit, n, &mut |cov| {
-                    let cover = cov.iter().fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
+                    let cover = cov
+                        .iter()
+                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
                     let fins = u.minus(cover).to_vec();
                     let targets = ctx.seen_by_all(&fins).and(cover).and(all).minus(u);
                     if targets.is_empty() {
                         return ControlFlow::Continue(());
                     }
-                    let sashimi = combo
-                        .iter()
-                        .any(|&h| cells_of(h).and(cover).len() <= 1);
+                    let sashimi = combo.iter().any(|&h| cells_of(h).and(cover).len() <= 1);
                     if sashimi != (kind == Kind::Sashimi) {
                         return ControlFlow::Continue(());
                     }
@@ -204,11 +210,17 @@ mod tests {
     fn x_wing_clears_its_columns() {
         let g = with_ones(&[(2, &[3, 8]), (7, &[3, 8])]);
         let steps = find_all(&g, "x-wing");
-        let s = steps.iter().find(|s| s.eliminations.len() == 14).expect("x-wing");
-        assert!(s.eliminations.iter().all(|e| [2, 7].contains(&(e.cell % 9))));
+        let s = steps
+            .iter()
+            .find(|s| s.eliminations.len() == 14)
+            .expect("x-wing");
         assert!(s
-            .explain(g.geometry(), Detail::Full)
-            .starts_with("X-Wing on 1: in row 2 and row 7, 1 can only go in column 3 and column 8"));
+            .eliminations
+            .iter()
+            .all(|e| [2, 7].contains(&(e.cell % 9))));
+        assert!(s.explain(g.geometry(), Detail::Full).starts_with(
+            "X-Wing on 1: in row 2 and row 7, 1 can only go in column 3 and column 8"
+        ));
     }
 
     #[test]
@@ -221,7 +233,11 @@ mod tests {
             .find(|s| matches!(&s.pattern, super::Pattern::Fish { fins, .. } if fins == &vec![2]))
             .expect("fin r1c3");
         // Column 2 cells in box 1 outside row 1: r2c2 and r3c2.
-        let names: Vec<String> = s.eliminations.iter().map(|e| g.geometry().cell_name(e.cell)).collect();
+        let names: Vec<String> = s
+            .eliminations
+            .iter()
+            .map(|e| g.geometry().cell_name(e.cell))
+            .collect();
         assert_eq!(names, ["r2c2", "r3c2"]);
     }
 }

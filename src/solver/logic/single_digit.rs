@@ -5,7 +5,10 @@
 //! so cells that see both ends lose it.
 
 use super::step::{article, cell_list, effect_text, house_name};
-use super::{is_box_like, CellSet, Ctx, Detail, LineClass, LinkKind, Pattern, Role, Sink, Step, Target, TechniqueInfo};
+use super::{
+    is_box_like, CellSet, Ctx, Detail, LineClass, LinkKind, Pattern, Role, Sink, Step, Target,
+    TechniqueInfo,
+};
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
@@ -23,8 +26,16 @@ fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
         let w = ctx.where_in(h, digit);
         if w.len() == 2 {
             let v = w.to_vec();
-            out.push(Link { h, a: v[0], b: v[1] });
-            out.push(Link { h, a: v[1], b: v[0] });
+            out.push(Link {
+                h,
+                a: v[0],
+                b: v[1],
+            });
+            out.push(Link {
+                h,
+                a: v[1],
+                b: v[0],
+            });
         }
     }
     out
@@ -131,9 +142,18 @@ fn two_links(
                 )
                 .eliminate(ctx.elims(targets, digit))
                 .candidates(&four, d, Role::Defining)
-                .highlight(Target::Link(c(l1.b), c(l1.a), LinkKind::Strong), Role::Defining)
-                .highlight(Target::Link(c(l1.a), c(l2.a), LinkKind::Weak), Role::Defining)
-                .highlight(Target::Link(c(l2.a), c(l2.b), LinkKind::Strong), Role::Defining),
+                .highlight(
+                    Target::Link(c(l1.b), c(l1.a), LinkKind::Strong),
+                    Role::Defining,
+                )
+                .highlight(
+                    Target::Link(c(l1.a), c(l2.a), LinkKind::Weak),
+                    Role::Defining,
+                )
+                .highlight(
+                    Target::Link(c(l2.a), c(l2.b), LinkKind::Strong),
+                    Role::Defining,
+                ),
             )?;
         }
     }
@@ -151,7 +171,12 @@ fn empty_rectangle(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
-    let lines: Vec<HouseId> = ctx.t.lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    let lines: Vec<HouseId> = ctx
+        .t
+        .lines
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
     for &b in &ctx.t.complete {
         if !is_box_like(ctx.geo.house(b).kind) {
             continue;
@@ -220,7 +245,12 @@ fn empty_rectangle(
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let Pattern::SingleDigit { digit, cells, house } = &step.pattern else {
+    let Pattern::SingleDigit {
+        digit,
+        cells,
+        house,
+    } = &step.pattern
+    else {
         return step.name().to_string();
     };
     let d = digit_char(*digit);
@@ -273,12 +303,27 @@ mod tests {
     #[test]
     fn skyscraper_hits_cells_seeing_both_roofs() {
         // Rows 1 and 5: 1 in c1 and c4 / c1 and c6; other 1s in r2c5, r2c6 and r3c8.
-        let g = ones(&[(1, 1), (1, 4), (5, 1), (5, 6), (2, 5), (2, 6), (3, 8), (8, 8)]);
+        let g = ones(&[
+            (1, 1),
+            (1, 4),
+            (5, 1),
+            (5, 6),
+            (2, 5),
+            (2, 6),
+            (3, 8),
+            (8, 8),
+        ]);
         let steps = find_all(&g, "skyscraper");
         let s = steps.first().expect("skyscraper");
-        let names: Vec<String> = s.eliminations.iter().map(|e| g.geometry().cell_name(e.cell)).collect();
+        let names: Vec<String> = s
+            .eliminations
+            .iter()
+            .map(|e| g.geometry().cell_name(e.cell))
+            .collect();
         // The roofs are r1c4 and r5c6: only r2c6 sees both (box 2 and column 6).
         assert_eq!(names, ["r2c6"]);
-        assert!(s.explain(g.geometry(), Detail::Full).starts_with("Skyscraper on 1"));
+        assert!(s
+            .explain(g.geometry(), Detail::Full)
+            .starts_with("Skyscraper on 1"));
     }
 }

@@ -1,7 +1,9 @@
 //! Wings: XY-wing, XYZ-wing, W-wing, and remote pairs (chains of identical bivalue cells).
 
 use super::step::{article, cell_list, digit_list, effect_text};
-use super::{Candidate, CellSet, Ctx, Detail, LinkKind, Pattern, Role, Sink, Step, Target, TechniqueInfo};
+use super::{
+    Candidate, CellSet, Ctx, Detail, LinkKind, Pattern, Role, Sink, Step, Target, TechniqueInfo,
+};
 use crate::geometry::{digit_char, Cell, Digits, Geometry};
 use std::ops::ControlFlow;
 
@@ -16,7 +18,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
 }
 
 fn bivalue(ctx: &Ctx) -> Vec<Cell> {
-    ctx.empty.iter().filter(|&c| ctx.cand[c].len() == 2).collect()
+    ctx.empty
+        .iter()
+        .filter(|&c| ctx.cand[c].len() == 2)
+        .collect()
 }
 
 /// Pivot {x,y} (XYZ: {x,y,z}) seeing pincers {x,z} and {y,z}: one of them holds z.
@@ -129,7 +134,10 @@ fn w_wing(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFl
                             .candidates(&[c1, c2], pair, Role::Defining)
                             .candidates(&[a, b], Digits::single(x), Role::Defining)
                             .house(h, Role::Defining)
-                            .highlight(Target::Link(cx(a), cx(b), LinkKind::Strong), Role::Defining),
+                            .highlight(
+                                Target::Link(cx(a), cx(b), LinkKind::Strong),
+                                Role::Defining,
+                            ),
                         )?;
                     }
                 }
@@ -147,7 +155,11 @@ fn remote_pair(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Cont
     let mut budget = 20_000usize;
     for &start in &bi {
         let pair = ctx.cand[start];
-        let same: Vec<Cell> = bi.iter().copied().filter(|&c| ctx.cand[c] == pair).collect();
+        let same: Vec<Cell> = bi
+            .iter()
+            .copied()
+            .filter(|&c| ctx.cand[c] == pair)
+            .collect();
         if same.len() < 4 {
             continue;
         }
@@ -175,7 +187,9 @@ fn dfs(
         // The two ends are an odd number of links apart.
         let (a, b) = (path[0], path[n - 1]);
         let mut elims = Vec::new();
-        let targets = ctx.seen_by_all(&[a, b]).minus(CellSet::from_cells(path.iter().copied()));
+        let targets = ctx
+            .seen_by_all(&[a, b])
+            .minus(CellSet::from_cells(path.iter().copied()));
         for d in pair.iter() {
             elims.extend(ctx.elims(targets, d));
         }
@@ -191,7 +205,11 @@ fn dfs(
             .eliminate(elims)
             .candidates(path, pair, Role::Defining);
             for (i, w) in path.windows(2).enumerate() {
-                let role = if i % 2 == 0 { Role::ColorA } else { Role::ColorB };
+                let role = if i % 2 == 0 {
+                    Role::ColorA
+                } else {
+                    Role::ColorB
+                };
                 step = step.cells(&[w[0]], role);
             }
             sink(step)?;
@@ -284,8 +302,15 @@ mod tests {
         // Pivot r1c1 {1,2}; pincers r1c5 {1,3} (row) and r3c2 {2,3} (box).
         set(&mut g, "r1c1:12 r1c5:13 r3c2:23");
         let steps = find_all(&g, "xy-wing");
-        let s = steps.iter().find(|s| s.eliminations.iter().all(|e| e.digit == 3)).expect("xy-wing");
-        let names: Vec<String> = s.eliminations.iter().map(|e| g.geometry().cell_name(e.cell)).collect();
+        let s = steps
+            .iter()
+            .find(|s| s.eliminations.iter().all(|e| e.digit == 3))
+            .expect("xy-wing");
+        let names: Vec<String> = s
+            .eliminations
+            .iter()
+            .map(|e| g.geometry().cell_name(e.cell))
+            .collect();
         // Cells seeing r1c5 and r3c2: r1c2, r1c3 (row 1 + box 1) and r3c4, r3c5, r3c6 (box 2 + row 3).
         assert_eq!(names, ["r1c2", "r1c3", "r3c4", "r3c5", "r3c6"]);
         assert!(s
@@ -302,6 +327,9 @@ mod tests {
         let steps = find_all(&g, "remote-pair");
         assert!(!steps.is_empty());
         // r1c9 sees r1c1 and r5c9.
-        assert!(steps[0].eliminations.iter().any(|e| g.geometry().cell_name(e.cell) == "r1c9"));
+        assert!(steps[0]
+            .eliminations
+            .iter()
+            .any(|e| g.geometry().cell_name(e.cell) == "r1c9"));
     }
 }
