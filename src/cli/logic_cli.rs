@@ -201,7 +201,14 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
                     let _ = writeln!(out, "{}", rating_line(&r));
                 }
                 Some(Err(m)) => {
-                    let word = m.split(&[':', ' '][..]).next().unwrap_or("invalid");
+                    // The same words as `solve`: invalid, unsolvable, multiple.
+                    let word = if m.starts_with("not unique") {
+                        "multiple"
+                    } else if m.starts_with("unsolvable") {
+                        "unsolvable"
+                    } else {
+                        "invalid"
+                    };
                     let _ = writeln!(out, "{word}");
                     eprintln!("{name}:{line}: {m}");
                     if status == EXIT_OK {
