@@ -244,10 +244,10 @@ impl<'a> Ctx<'a> {
         let mut cand = vec![Digits::EMPTY; n];
         let mut digit = vec![CellSet::EMPTY; usize::from(geo.max_digit()) + 1];
         let mut empty = CellSet::EMPTY;
-        for c in 0..n {
+        for (c, slot) in cand.iter_mut().enumerate() {
             if grid.value(c) == 0 {
                 let m = grid.candidates(c);
-                cand[c] = m;
+                *slot = m;
                 empty.insert(c);
                 for d in m.iter() {
                     if let Some(s) = digit.get_mut(usize::from(d)) {

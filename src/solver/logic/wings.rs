@@ -152,7 +152,7 @@ fn w_wing(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFl
 fn remote_pair(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     let bi = bivalue(ctx);
     // Depth-first over simple paths; the budget keeps pathological grids bounded.
-    let mut budget = 20_000usize;
+    let mut budget = 600usize;
     for &start in &bi {
         let pair = ctx.cand[start];
         let same: Vec<Cell> = bi
@@ -183,7 +183,7 @@ fn dfs(
     }
     *budget -= 1;
     let n = path.len();
-    if n >= 4 && n % 2 == 0 {
+    if n >= 4 && n.is_multiple_of(2) {
         // The two ends are an odd number of links apart.
         let (a, b) = (path[0], path[n - 1]);
         let mut elims = Vec::new();
