@@ -68,12 +68,12 @@ commands! {
     Digit14 digit_14 "digit-14" ["e"] "Digit 14 (16x16 only)";
     Digit15 digit_15 "digit-15" ["f"] "Digit 15 (16x16 only)";
     Digit16 digit_16 "digit-16" ["g"] "Digit 16 (16x16 only)";
-    Clear clear "clear" ["0", "x", "delete", "backspace"] "Clear the cell (digit, else its marks)";
-    PencilMode pencil_mode "pencil-mode" ["p"] "Switch digits between placing and pencil marks";
-    MarkNext mark_next "mark-next" ["m"] "Next digit toggles a pencil mark, whatever the mode";
+    Clear clear "clear" ["0", "x", "delete", "backspace"] "Clear the digit, else the marks";
+    PencilMode pencil_mode "pencil-mode" ["p"] "Digits place or pencil (toggle)";
+    MarkNext mark_next "mark-next" ["m"] "Next digit toggles a pencil mark";
     Undo undo "undo" ["u"] "Undo";
     Redo redo "redo" ["ctrl-r"] "Redo";
-    Hint hint "hint" ["H"] "Hint: press again for more (where, what, full step, apply)";
+    Hint hint "hint" ["H"] "Hint; again: technique, full step, apply";
     Check check "check" ["c", "C"] "Show entries that differ from the solution";
     Solvable solvable "solvable" ["v"] "Is the board still solvable?";
     FillCandidates fill_candidates "fill-candidates" ["a", "F"] "Pencil in every possible candidate";

@@ -350,6 +350,6 @@ fn new_game_menu(app: &App, menu: super::app::Menu, area: Rect, buf: &mut Buffer
     };
     Paragraph::new(lines)
         .block(block.title(" New game "))
-        .wrap(Wrap { trim: true })
+        .wrap(Wrap { trim: false })
         .render(rect, buf);
 }
