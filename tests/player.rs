@@ -59,7 +59,7 @@ fn digit_pos(app: &App, name: &str, w: u16, h: u16) -> (u16, u16) {
         ),
         termdoku::geometry::Shape::Honeycomb => {
             let (sx, sy) = g.screen_pos(c);
-            (sx * ((cw + 1) / 2) + 1 + cw / 2, sy * (ch + 1) + 1 + ch / 2)
+            (sx * cw.div_ceil(2) + 1 + cw / 2, sy * (ch + 1) + 1 + ch / 2)
         }
     }
 }

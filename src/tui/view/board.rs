@@ -37,7 +37,7 @@ impl Metrics {
             cols += 1;
         }
         let rows = n.div_ceil(cols);
-        let spaced = 2 * cols + 1 <= 9;
+        let spaced = 2 * cols < 9;
         Metrics {
             cw: if spaced { 2 * cols + 1 } else { cols + 2 },
             ch: rows,
@@ -63,7 +63,7 @@ pub fn grid_size(g: &Geometry, m: Metrics) -> (u16, u16) {
             (n * (m.cw + 1) + 1, n * (m.ch + 1) + 1)
         }
         Shape::Honeycomb => {
-            let hp = (m.cw + 1) / 2;
+            let hp = m.cw.div_ceil(2);
             let rows = g.row_lengths().len() as u16;
             let widest = g.cells().map(|c| g.screen_pos(c).0).max().unwrap_or(0);
             (widest * hp + m.cw + 2, rows * (m.ch + 1) + 1)
@@ -80,7 +80,7 @@ fn cell_origin(g: &Geometry, m: Metrics, cell: Cell) -> (u16, u16) {
         }
         Shape::Honeycomb => {
             let (sx, sy) = g.screen_pos(cell);
-            let hp = (m.cw + 1) / 2;
+            let hp = m.cw.div_ceil(2);
             (sx * hp + 1, sy * (m.ch + 1) + 1)
         }
     }
@@ -334,6 +334,23 @@ fn draw_cell(
         for dx in 0..m.cw {
             put(buf, x0 + dx, y0 + dy, ' ', Style::default());
         }
+    }
+    if honeycomb && m.mini && m.ch >= 3 {
+        // A hexagon around the mini-grid.
+        let last = m.cw - 1;
+        let (tl, tr, side) = if app.ascii {
+            ('/', '\\', '|')
+        } else {
+            ('╱', '╲', '│')
+        };
+        put(buf, x0, y0, tl, t.grid);
+        put(buf, x0 + last, y0, tr, t.grid);
+        for dy in 1..m.ch - 1 {
+            put(buf, x0, y0 + dy, side, t.grid);
+            put(buf, x0 + last, y0 + dy, side, t.grid);
+        }
+        put(buf, x0, y0 + m.ch - 1, tr, t.grid);
+        put(buf, x0 + last, y0 + m.ch - 1, tl, t.grid);
     }
     if value != 0 {
         let style = if game.is_given(cell) {

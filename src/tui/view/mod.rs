@@ -22,7 +22,7 @@ pub fn choose(app: &App, area: Rect) -> (Option<Metrics>, (u16, u16)) {
     let fits = |m: Metrics| {
         let (w, h) = board::grid_size(g, m);
         (
-            w + 1 + PANEL_MIN <= area.width && h + 1 <= area.height,
+            w + 1 + PANEL_MIN <= area.width && h < area.height,
             (w + 1 + PANEL_MIN, h + 1),
         )
     };
