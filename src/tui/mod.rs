@@ -239,20 +239,35 @@ fn event_loop(
         if app.quit || stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        if event::poll(Duration::from_millis(250))? {
-            match event::read()? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if let Some(key) = convert(k) {
-                        app.handle_key(key);
-                        redraw = true;
+        match wait_for_input(250) {
+            Input::HangUp => return Ok(()),
+            Input::Idle => {}
+            Input::Ready => {
+                // Drain what crossterm has (it may hold several events from one read),
+                // checking for a hang-up before each call.
+                while event::poll(Duration::ZERO)? {
+                    match event::read()? {
+                        Event::Key(k) if k.kind != KeyEventKind::Release => {
+                            if let Some(key) = convert(k) {
+                                app.handle_key(key);
+                                redraw = true;
+                            }
+                        }
+                        Event::Resize(..) => {
+                            term.autoresize()?;
+                            term.clear()?;
+                            redraw = true;
+                        }
+                        _ => {}
+                    }
+                    // Every keystroke is saved before the next is looked at.
+                    if app.dirty {
+                        save_now(app, save_path);
+                    }
+                    if app.quit || wait_for_input(0) == Input::HangUp {
+                        break;
                     }
                 }
-                Event::Resize(..) => {
-                    term.autoresize()?;
-                    term.clear()?;
-                    redraw = true;
-                }
-                _ => {}
             }
         }
         let now = Instant::now();
@@ -262,6 +277,64 @@ fn event_loop(
             save_now(app, save_path);
         }
         write_records(app, stats);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    Ready,
+    Idle,
+    /// The terminal is gone (an ssh link dropped, the tmux pane closed).
+    HangUp,
+}
+
+/// Waits up to `ms` for terminal input with poll(2) on standard input. Crossterm's own
+/// poll spins forever on a hung-up terminal (a read of 0 bytes is retried), so it is only
+/// called once the terminal is known to be alive and readable.
+#[cfg(unix)]
+fn wait_for_input(ms: i32) -> Input {
+    use std::os::fd::AsRawFd;
+    let stdin = std::io::stdin();
+    let fd = stdin.as_raw_fd();
+    // SAFETY: isatty and poll only read the descriptor number and the pollfd we own.
+    if unsafe { libc::isatty(fd) } != 1 {
+        // Crossterm reads /dev/tty then; let it wait.
+        return match event::poll(Duration::from_millis(ms.max(0) as u64)) {
+            Ok(true) => Input::Ready,
+            Ok(false) => Input::Idle,
+            Err(_) => Input::HangUp,
+        };
+    }
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, count 1.
+    let n = unsafe { libc::poll(&mut pfd, 1, ms) };
+    if n < 0 {
+        let interrupted = std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
+        return if interrupted {
+            Input::Idle
+        } else {
+            Input::HangUp
+        };
+    }
+    if pfd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        Input::HangUp
+    } else if n > 0 {
+        Input::Ready
+    } else {
+        Input::Idle
+    }
+}
+
+#[cfg(not(unix))]
+fn wait_for_input(ms: i32) -> Input {
+    match event::poll(Duration::from_millis(ms.max(0) as u64)) {
+        Ok(true) => Input::Ready,
+        Ok(false) => Input::Idle,
+        Err(_) => Input::HangUp,
     }
 }
 
