@@ -211,6 +211,34 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
 }
 
 #[test]
+fn tmux_resize_shows_enlarge_then_recovers() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the resize test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    let resize = |w: &str, h: &str| {
+        let ok = t
+            .tmux()
+            .args(["resize-window", "-t", "main", "-x", w, "-y", h])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    resize("50", "16");
+    t.wait_text("enlarge to 68x20");
+    resize("100", "40");
+    let screen = t.wait_text("mistakes 0");
+    assert!(!screen.contains("enlarge"), "{screen}");
+    assert!(screen.contains("┃[5]│ 3 │ · ┃"), "{screen}");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
 fn tmux_plays_quits_and_resumes() {
     if !have_tmux() {
         println!("NOTICE: tmux is not installed; skipping the real-terminal test");

@@ -44,3 +44,23 @@ impl Stats {
         new
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_times_per_level_and_assisted_solves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = stats_path(dir.path());
+        let mut s = Stats::load(&path);
+        assert!(s.record_solve(Some("Hard"), 90_000, false));
+        assert!(!s.record_solve(Some("hard"), 95_000, false));
+        assert!(!s.record_solve(None, 10, true));
+        s.save(&path).unwrap();
+        let back = Stats::load(&path);
+        assert_eq!(back.solved, 3);
+        assert_eq!(back.best_ms.get("hard"), Some(&90_000));
+        assert!(!back.best_ms.contains_key("unrated"));
+    }
+}
