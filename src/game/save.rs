@@ -118,8 +118,8 @@ impl SaveFile {
         }
     }
 
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
     }
 
     /// Rebuilds the game, checking every part against the puzzle.
@@ -238,12 +238,10 @@ pub fn load(path: &Path) -> Loaded {
 
 /// Saves a game atomically.
 pub fn save(path: &Path, game: &Game, cursor: Cell, pencil: bool) -> std::io::Result<()> {
-    write_atomic(
-        path,
-        SaveFile::from_game(game, cursor, pencil)
-            .to_json()
-            .as_bytes(),
-    )
+    let json = SaveFile::from_game(game, cursor, pencil)
+        .to_json()
+        .map_err(std::io::Error::other)?;
+    write_atomic(path, json.as_bytes())
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ impl Stats {
     }
 
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(self).unwrap_or_default();
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         super::save::write_atomic(path, text.as_bytes())
     }
 
