@@ -2,6 +2,7 @@
 //! autosave, redraw) with every candidate shown, on a 160x50 screen. Prints percentiles.
 //!
 //!     cargo bench --bench player
+//!     cargo bench --bench player -- --long-history   (600 moves of undo history saved)
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -27,6 +28,17 @@ fn main() {
             .expect("draw");
         let first = start.elapsed();
         app.press("a");
+        if std::env::args().any(|a| a == "--long-history") {
+            // A long game: the save file then carries the full saved undo history.
+            let start = app.cursor;
+            app.cursor = (0..app.game.values().len())
+                .find(|&c| !app.game.is_given(c))
+                .unwrap_or(0);
+            for _ in 0..600 {
+                app.press("m1");
+            }
+            app.cursor = start;
+        }
         let keys = [
             Key::Char('l'),
             Key::Char('j'),
