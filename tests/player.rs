@@ -207,7 +207,7 @@ fn finish_solves_and_undo_unsolves() {
 fn hints_solve_every_variant() {
     for v in Variant::ALL {
         let mut a = app(v);
-        for _ in 0..100 {
+        for _ in 0..1000 {
             if a.game.solved {
                 break;
             }

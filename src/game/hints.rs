@@ -1,12 +1,11 @@
 //! The player's view of a logical step: what to highlight and the three rungs of text.
 //!
-//! This is a thin adapter over `crate::solver::logic::{next_step, Step}`. Until the logic
-//! solver is merged, [`next_hint`] uses a LOCAL FALLBACK (naked and hidden singles, then a
-//! step taken from the solution); switch it with the snippet in [`next_hint`]'s body.
+//! A thin adapter over `crate::solver::logic::{next_step, Step}`, plus the "wrong entry"
+//! hint the player shows instead of a step when the board differs from the solution.
 
-use crate::geometry::{Cell, Geometry, HouseKind, Rule};
+use crate::geometry::{Cell, Geometry, HouseKind};
 use crate::puzzle::Grid;
-use crate::solver::logic::{Candidate, Detail, Highlight, Role, Target};
+use crate::solver::logic::{self, Candidate, Detail, Highlight, Role, Step, Target};
 
 /// A hint: the step's changes, highlights and text per rung of the ladder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,30 +32,26 @@ impl Hint {
         }
     }
 
-    // Once `crate::solver::logic::Step` exists, this converts it:
-    //
-    // pub fn from_step(step: &crate::solver::logic::Step, g: &Geometry) -> Hint {
-    //     Hint {
-    //         id: step.id().to_string(),
-    //         name: step.name().to_string(),
-    //         placements: step.placements.clone(),
-    //         eliminations: step.eliminations.clone(),
-    //         clears: Vec::new(),
-    //         highlights: step.highlights.clone(),
-    //         nudge: step.explain(g, Detail::Nudge),
-    //         technique: step.explain(g, Detail::Technique),
-    //         full: step.explain(g, Detail::Full),
-    //     }
-    // }
+    /// The player's view of a logic step.
+    pub fn from_step(step: &Step, g: &Geometry) -> Hint {
+        Hint {
+            id: step.id().to_string(),
+            name: step.name().to_string(),
+            placements: step.placements.clone(),
+            eliminations: step.eliminations.clone(),
+            clears: Vec::new(),
+            highlights: step.highlights.clone(),
+            nudge: step.explain(g, Detail::Nudge),
+            technique: step.explain(g, Detail::Technique),
+            full: step.explain(g, Detail::Full),
+        }
+    }
 }
 
 /// The next step on this grid. `solution` lets it fall back to a step taken from the
 /// solution when no technique applies (id `guess`).
 pub fn next_hint(grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
-    // When the logic solver is merged, replace this body with:
-    //     crate::solver::logic::next_step(grid, solution)
-    //         .map(|s| Hint::from_step(&s, grid.geometry()))
-    fallback::next_hint(grid, solution)
+    logic::next_step(grid, solution).map(|s| Hint::from_step(&s, grid.geometry()))
 }
 
 /// The hint shown instead of a step when an entry differs from the solution.
@@ -90,119 +85,6 @@ fn looking_house(g: &Geometry, cell: Cell) -> String {
         .map_or_else(|| g.cell_name(cell), |h| h.name())
 }
 
-/// LOCAL FALLBACK until `crate::solver::logic::next_step` is merged: naked singles, hidden
-/// singles in complete houses, then one digit from the solution.
-mod fallback {
-    use super::*;
-
-    pub fn next_hint(grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
-        let g = grid.geometry();
-        let empty: Vec<Cell> = g.cells().filter(|&c| grid.value(c) == 0).collect();
-        if empty.is_empty() {
-            return None;
-        }
-        for &c in &empty {
-            if let Some(d) = grid.candidates(c).single_digit() {
-                if solution.is_none_or(|s| s.get(c) == Some(&d)) {
-                    return Some(naked_single(g, c, d));
-                }
-            }
-        }
-        for (h, house) in g.houses().iter().enumerate() {
-            if house.rule != Rule::Complete {
-                continue;
-            }
-            for d in g.all_digits().iter() {
-                if house.cells.iter().any(|&c| grid.value(c) == d) {
-                    continue;
-                }
-                let mut spots = house
-                    .cells
-                    .iter()
-                    .copied()
-                    .filter(|&c| grid.value(c) == 0 && grid.candidates(c).contains(d));
-                if let (Some(c), None) = (spots.next(), spots.next()) {
-                    if solution.is_none_or(|s| s.get(c) == Some(&d)) {
-                        return Some(hidden_single(g, h, c, d));
-                    }
-                }
-            }
-        }
-        let sol = solution?;
-        let &c = empty.iter().min_by_key(|&&c| grid.candidates(c).len())?;
-        let d = *sol.get(c)?;
-        let name = g.cell_name(c);
-        Some(Hint {
-            id: "guess".into(),
-            name: "Guess".into(),
-            placements: vec![Candidate::new(c, d)],
-            eliminations: Vec::new(),
-            clears: Vec::new(),
-            highlights: vec![Highlight {
-                target: Target::Candidate(Candidate::new(c, d)),
-                role: Role::Placement,
-            }],
-            nudge: format!("No simple step found; look at {name}."),
-            technique: format!("No simple technique applies: take {name} from the solution."),
-            full: format!("The solution has {d} in {name}."),
-        })
-    }
-
-    fn naked_single(g: &Geometry, c: Cell, d: u8) -> Hint {
-        let name = g.cell_name(c);
-        Hint {
-            id: "naked-single".into(),
-            name: "Naked Single".into(),
-            placements: vec![Candidate::new(c, d)],
-            eliminations: Vec::new(),
-            clears: Vec::new(),
-            highlights: vec![
-                Highlight {
-                    target: Target::Cell(c),
-                    role: Role::Defining,
-                },
-                Highlight {
-                    target: Target::Candidate(Candidate::new(c, d)),
-                    role: Role::Placement,
-                },
-            ],
-            nudge: format!("Look at {}.", looking_house(g, c)),
-            technique: format!(
-                "Naked single: a cell in {} has only one candidate left.",
-                looking_house(g, c)
-            ),
-            full: format!(
-                "Naked single: {name} can only be {d}; every other digit is already in one of its houses."
-            ),
-        }
-    }
-
-    fn hidden_single(g: &Geometry, h: usize, c: Cell, d: u8) -> Hint {
-        let house = g.house(h).name();
-        let name = g.cell_name(c);
-        Hint {
-            id: "hidden-single".into(),
-            name: "Hidden Single".into(),
-            placements: vec![Candidate::new(c, d)],
-            eliminations: Vec::new(),
-            clears: Vec::new(),
-            highlights: vec![
-                Highlight {
-                    target: Target::House(h),
-                    role: Role::Defining,
-                },
-                Highlight {
-                    target: Target::Candidate(Candidate::new(c, d)),
-                    role: Role::Placement,
-                },
-            ],
-            nudge: format!("Look at {house}."),
-            technique: format!("Hidden single: one digit has only one place left in {house}."),
-            full: format!("Hidden single: in {house}, {d} fits only in {name}."),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,8 +104,12 @@ mod tests {
                     assert_eq!(sol[pl.cell], pl.digit, "{v}: {}", h.full);
                     grid.place(pl.cell, pl.digit);
                 }
+                for e in &h.eliminations {
+                    assert_ne!(sol[e.cell], e.digit, "{v}: {}", h.full);
+                    grid.eliminate(e.cell, e.digit);
+                }
                 steps += 1;
-                assert!(steps <= 81);
+                assert!(steps <= 1000);
             }
             assert!(grid.is_solved(), "{v}");
         }

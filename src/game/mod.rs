@@ -280,6 +280,19 @@ impl Game {
         }
         self.record(cursor);
         self.hints_used += 1;
+        // Eliminations need pencil marks to act on: pencil in every candidate first when
+        // the player has not (the same undoable move).
+        let all_marked = (0..n).all(|c| self.values[c] != 0 || !self.marks[c].is_empty());
+        if !hint.eliminations.is_empty() && !all_marked {
+            let grid = Grid::from_values(self.puzzle.geometry_arc(), &self.values);
+            for c in 0..n {
+                self.marks[c] = if self.values[c] == 0 {
+                    grid.candidates(c)
+                } else {
+                    Digits::EMPTY
+                };
+            }
+        }
         for &c in &hint.clears {
             if !self.is_given(c) {
                 self.values[c] = 0;

@@ -97,8 +97,7 @@ impl Layout {
         }
         type Entry = (Variant, usize, bool, Arc<Geometry>);
         thread_local! {
-            static CACHE: std::cell::RefCell<Vec<Entry>> =
-                const { std::cell::RefCell::new(Vec::new()) };
+            static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let key = (self.variant, self.size, self.diagonals);
         if let Some(g) = CACHE.with(|c| {

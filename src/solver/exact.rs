@@ -46,12 +46,32 @@ pub fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Soluti
     solve_candidates(geometry, &cands, limit)
 }
 
+/// The reference solver from givens (tests cross-check the fast paths against it).
+pub fn reference_from_givens(geometry: &Geometry, givens: &[u8], limit: usize) -> Solutions {
+    let all = geometry.all_digits();
+    let cands: Vec<Digits> = givens
+        .iter()
+        .map(|&d| if d == 0 { all } else { Digits::single(d) })
+        .collect();
+    solve_reference(geometry, &cands, limit)
+}
+
 /// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
 pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+    if let Some(s) = super::planes::solve(geometry, candidates, limit) {
+        return s;
+    }
+    solve_reference(geometry, candidates, limit)
+}
+
+/// The cell-list solver for any size: the path for 16x16, and the reference the bit-plane
+/// solver is checked against.
+pub fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
     let plan = Plan::new(geometry);
     let mut state = State {
         cands: candidates.iter().map(|d| d.0).collect(),
         done: vec![false; candidates.len()],
+        seen: vec![u64::MAX; geometry.houses().len()],
     };
     let mut search = Search {
         plan: &plan,
@@ -60,6 +80,12 @@ pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize
         first: None,
     };
     if state.cands.len() == geometry.cell_count() && plan.seed(&mut state) {
+        if !geometry.is_plain_9x9() && !plan.probe(&mut state) {
+            return Solutions {
+                count: 0,
+                first: None,
+            };
+        }
         search.run(state);
     }
     Solutions {
@@ -178,10 +204,20 @@ impl Plan {
             }
             // Cheap rules are exhausted: all-different filtering by matching (Regin), which
             // removes every candidate that lies on no complete assignment of a house.
-            for house in &self.houses {
+            for (h, house) in self.houses.iter().enumerate() {
+                // Skip houses unchanged since their last matching pass.
+                let print = house.cells.iter().fold(0u64, |a, &c| {
+                    a.rotate_left(7) ^ u64::from(s.cands[c as usize])
+                });
+                if s.seen[h] == print {
+                    continue;
+                }
                 if !self.matching_rule(s, house, &mut changed) {
                     return false;
                 }
+                s.seen[h] = house.cells.iter().fold(0u64, |a, &c| {
+                    a.rotate_left(7) ^ u64::from(s.cands[c as usize])
+                });
             }
             if !changed {
                 return true;
@@ -280,6 +316,81 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// A digit that must appear in some house and has fewer than `limit` open places there.
+    fn digit_branch(&self, s: &State, limit: u32) -> Option<(u16, Vec<u16>)> {
+        let mut best: Option<(u16, Vec<u16>)> = None;
+        let mut best_len = limit as usize;
+        for house in &self.houses {
+            let once = house
+                .cells
+                .iter()
+                .fold(0u16, |a, &c| a | s.cands[c as usize]);
+            let must = match &house.kind {
+                Kind::Complete => self.all,
+                Kind::Run(sets) | Kind::Combos(sets) => sets
+                    .iter()
+                    .filter(|&&w| {
+                        w & !once == 0 && house.cells.iter().all(|&c| s.cands[c as usize] & w != 0)
+                    })
+                    .fold(u16::MAX, |a, &w| a & w),
+            };
+            let mut digits = must & once;
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                let places: Vec<u16> = house
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| s.cands[c as usize] & bit != 0)
+                    .collect();
+                if places.len() >= 2 && places.len() < best_len {
+                    best_len = places.len();
+                    best = Some((bit, places));
+                    if best_len == 2 {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Plan {
+    /// Failed-literal probing: a candidate whose placement propagates to a contradiction is
+    /// removed. Repeated until nothing changes; false when the grid itself fails.
+    fn probe(&self, s: &mut State) -> bool {
+        loop {
+            let mut changed = false;
+            for cell in 0..s.cands.len() {
+                let m = s.cands[cell];
+                if m.count_ones() < 2 {
+                    continue;
+                }
+                let mut rest = m;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let mut trial = s.clone();
+                    trial.cands[cell] = bit;
+                    if !self.propagate(&mut trial) {
+                        s.cands[cell] &= !bit;
+                        changed = true;
+                        if !self.propagate(s) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+}
+
 /// For cells whose candidates are `masks`, all taking distinct digits of `window` (as many
 /// digits as cells): the candidates that lie on some perfect matching, or None when there is
 /// no perfect matching.
@@ -325,12 +436,15 @@ pub(crate) fn viable_edges(masks: &[u16], window: u16) -> Option<[u16; 16]> {
         let m = matched[cell].trailing_zeros() as usize;
         reach[m] |= masks[cell] & window & !matched[cell];
     }
-    for k in 0..16 {
+    let mut ks = window;
+    while ks != 0 {
+        let k = ks.trailing_zeros() as usize;
+        ks &= ks - 1;
         let kb = 1u16 << k;
-        if window & kb == 0 {
-            continue;
-        }
-        for i in 0..16 {
+        let mut is = window;
+        while is != 0 {
+            let i = is.trailing_zeros() as usize;
+            is &= is - 1;
             if reach[i] & kb != 0 {
                 reach[i] |= reach[k];
             }
@@ -352,10 +466,12 @@ pub(crate) fn viable_edges(masks: &[u16], window: u16) -> Option<[u16; 16]> {
     Some(out)
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct State {
     cands: Vec<u16>,
     done: Vec<bool>,
+    /// Per house, a fingerprint of its candidates at its last matching pass.
+    seen: Vec<u64>,
 }
 
 struct Search<'a> {
@@ -381,6 +497,27 @@ impl Search<'_> {
                 }
             }
         }
+        // A digit that must appear in a house with fewer places than the best cell has
+        // candidates gives a narrower branch.
+        if let Some((k, _)) = best {
+            if k >= 2 {
+                if let Some((bit, cells)) = self.plan.digit_branch(&s, k + 1) {
+                    for (i, &c) in cells.iter().enumerate() {
+                        if self.count >= self.limit {
+                            return;
+                        }
+                        let mut next = if i + 1 == cells.len() {
+                            std::mem::take(&mut s)
+                        } else {
+                            s.clone()
+                        };
+                        next.cands[c as usize] = bit;
+                        self.run(next);
+                    }
+                    return;
+                }
+            }
+        }
         let Some((_, cell)) = best else {
             self.count += 1;
             if self.first.is_none() {
@@ -398,13 +535,7 @@ impl Search<'_> {
             let bit = rest & rest.wrapping_neg();
             rest &= rest - 1;
             let mut next = if rest == 0 {
-                std::mem::replace(
-                    &mut s,
-                    State {
-                        cands: Vec::new(),
-                        done: Vec::new(),
-                    },
-                )
+                std::mem::take(&mut s)
             } else {
                 s.clone()
             };

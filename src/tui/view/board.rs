@@ -396,7 +396,14 @@ fn draw_cell(
         whole(buf, t.same_digit);
     }
     if let Some(hs) = app.hint.as_ref().filter(|h| h.stage >= 3) {
-        for hl in &hs.hint.highlights {
+        // Houses first, then cells, then candidates: the more specific wins.
+        let mut highlights = hs.hint.highlights.clone();
+        highlights.sort_by_key(|h| match h.target {
+            Target::House(_) => 0,
+            Target::Cell(_) | Target::Link(..) => 1,
+            Target::Candidate(_) => 2,
+        });
+        for hl in &highlights {
             let style = t.role(hl.role);
             match hl.target {
                 Target::Cell(c) if c == cell => whole(buf, style),
