@@ -327,6 +327,7 @@ struct Sshd {
     key: String,
     user: String,
     own_pid: Option<String>,
+    own_dir: Option<String>,
 }
 
 impl Sshd {
@@ -341,6 +342,7 @@ impl Sshd {
                 key,
                 user,
                 own_pid: None,
+                own_dir: None,
             });
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/sshd.sh");
@@ -359,6 +361,7 @@ impl Sshd {
             key: var("TERMDOKU_SSH_KEY")?,
             user: var("TERMDOKU_SSH_USER")?,
             own_pid: var("TERMDOKU_SSHD_PID"),
+            own_dir: var("TERMDOKU_SSHD_DIR"),
         })
     }
 }
@@ -367,6 +370,9 @@ impl Drop for Sshd {
     fn drop(&mut self) {
         if let Some(pid) = &self.own_pid {
             let _ = Command::new("kill").arg(pid).status();
+        }
+        if let Some(dir) = &self.own_dir {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
