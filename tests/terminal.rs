@@ -7,7 +7,11 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_termdoku");
+/// The binary under test: `TERMDOKU_BIN` (CI points it at the release build, the one people
+/// run), else the one cargo built for this test run.
+fn bin() -> String {
+    std::env::var("TERMDOKU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_termdoku").to_string())
+}
 
 fn have_tmux() -> bool {
     Command::new("tmux")
@@ -143,9 +147,10 @@ fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
 /// The command that starts the player locally with a UTF-8 locale.
 fn local(state: &Path, config: &Path) -> String {
     format!(
-        "exec env LANG=C.UTF-8 TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {BIN}",
+        "exec env LANG=C.UTF-8 TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",
         state.display(),
-        config.display()
+        config.display(),
+        bin()
     )
 }
 
@@ -306,7 +311,7 @@ fn a_bad_config_is_reported_before_full_screen() {
         "[display]\nborders = \"ascii\"\nfancy = 1\n",
     )
     .unwrap();
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .env("TERMDOKU_STATE_DIR", &state)
         .env("TERMDOKU_CONFIG_DIR", &config)
         .output()
@@ -389,9 +394,10 @@ fn ssh_without_lang_plays_with_an_ascii_grid() {
     };
     let (_tmp, state, config) = dirs();
     let remote = format!(
-        "env -u LANG -u LC_ALL -u LC_CTYPE TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {BIN}",
+        "env -u LANG -u LC_ALL -u LC_CTYPE TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",
         state.display(),
-        config.display()
+        config.display(),
+        bin()
     );
     let cmd = format!(
         "exec env -u LANG -u LC_ALL -u LC_CTYPE ssh -t -p {} -i {} -o StrictHostKeyChecking=no \
