@@ -7,7 +7,7 @@
 //! one candidate in the cover once the fins are set aside.
 
 use super::step::{article, cell_list, effect_text, house_list};
-use super::{combinations, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use super::{CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
@@ -120,6 +120,8 @@ fn search(
 }
 
 const MAX_N: usize = 4;
+/// At most n + 3 cover lines are hit (pruned in `bases`).
+const MAX_HIT: usize = MAX_N + 3;
 
 struct State<'a, 'c> {
     ctx: &'a Ctx<'c>,
@@ -181,7 +183,7 @@ impl State<'_, '_> {
         let combo = &combo[..n];
         let base_houses = || combo.iter().map(|&i| bases[i].h).collect::<Vec<_>>();
         let hit_count = hits.count_ones() as usize;
-        let mut hit = [0 as HouseId; 64];
+        let mut hit = [0 as HouseId; MAX_HIT];
         let mut k = 0;
         for (i, &h) in self.cover_lines.iter().enumerate() {
             if hits & (1 << i) != 0 {
@@ -217,41 +219,87 @@ impl State<'_, '_> {
                 if hit_count <= n {
                     return ControlFlow::Continue(());
                 }
-                combinations(hit, n, &mut |cov| {
-                    let cover = cov
-                        .iter()
-                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
-                    let fins = u.minus(cover);
-                    // Cover cells that see every fin (none when there is no fin).
-                    let mut targets = if fins.is_empty() {
-                        CellSet::EMPTY
-                    } else {
-                        cover.and(self.all).minus(u)
-                    };
-                    for f in fins.iter() {
-                        if targets.is_empty() {
-                            break;
+                // Parallel lines are disjoint, so the fins of a choice of cover lines are
+                // the base candidates outside every hit line plus those on the hit lines
+                // left out; targets must see all of them. Per hit line: its fins' common
+                // peers among the possible targets, so a choice costs a few bitset ANDs.
+                let loose = u.minus(
+                    hit.iter()
+                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h])),
+                );
+                let mut possible = hit
+                    .iter()
+                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]))
+                    .and(self.all)
+                    .minus(u);
+                for f in loose.iter() {
+                    possible = possible.and(ctx.t.peers[f]);
+                }
+                if possible.is_empty() {
+                    return ControlFlow::Continue(());
+                }
+                let mut seen = [CellSet::EMPTY; MAX_HIT];
+                let mut any = false;
+                for (i, &h) in hit.iter().enumerate() {
+                    let mut t = possible;
+                    for f in u.and(ctx.t.house_sets[h]).iter() {
+                        t = t.and(ctx.t.peers[f]);
+                    }
+                    seen[i] = t;
+                    any |= !t.is_empty();
+                }
+                // Every choice leaves out at least one hit line: nothing sees its fins.
+                if !any {
+                    return ControlFlow::Continue(());
+                }
+                let mut pick = [0usize; MAX_N];
+                for (i, p) in pick.iter_mut().enumerate().take(n) {
+                    *p = i;
+                }
+                // Choices of n cover lines among the hit ones, in lexicographic order.
+                loop {
+                    let mut chosen = 0u64;
+                    let mut cover = CellSet::EMPTY;
+                    for &i in &pick[..n] {
+                        chosen |= 1 << i;
+                        cover = cover.or(ctx.t.house_sets[hit[i]]);
+                    }
+                    let mut targets = possible.and(cover);
+                    for (i, t) in seen[..hit_count].iter().enumerate() {
+                        if chosen & (1 << i) == 0 {
+                            targets = targets.and(*t);
                         }
-                        targets = targets.and(ctx.t.peers[f]);
                     }
-                    if targets.is_empty() {
-                        return ControlFlow::Continue(());
+                    if !targets.is_empty() {
+                        let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
+                        if sashimi == (self.kind == Kind::Sashimi) {
+                            let fins = u.minus(cover).to_vec();
+                            let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
+                            let elims = ctx.elims(targets, self.digit);
+                            sink(make(
+                                self.info,
+                                self.digit,
+                                &base_houses(),
+                                &cov,
+                                &fins,
+                                u,
+                                elims,
+                            ))?;
+                        }
                     }
-                    let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
-                    if sashimi != (self.kind == Kind::Sashimi) {
-                        return ControlFlow::Continue(());
+                    // Next combination: bump the rightmost index that can move.
+                    let mut j = n;
+                    while j > 0 && pick[j - 1] == hit_count - n + j - 1 {
+                        j -= 1;
                     }
-                    let elims = ctx.elims(targets, self.digit);
-                    sink(make(
-                        self.info,
-                        self.digit,
-                        &base_houses(),
-                        cov,
-                        &fins.to_vec(),
-                        u,
-                        elims,
-                    ))
-                })
+                    if j == 0 {
+                        break ControlFlow::Continue(());
+                    }
+                    pick[j - 1] += 1;
+                    for x in j..n {
+                        pick[x] = pick[x - 1] + 1;
+                    }
+                }
             }
         }
     }

@@ -72,20 +72,42 @@ fn two_links(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
+    // Decided once, not per pair of links.
+    #[derive(PartialEq)]
+    enum Kind {
+        Skyscraper,
+        Kite,
+        Turbot,
+    }
+    let kind = match info.id {
+        "skyscraper" => Kind::Skyscraper,
+        "2-string-kite" => Kind::Kite,
+        _ => Kind::Turbot,
+    };
     for (i, l1) in links.iter().enumerate() {
         for l2 in &links[i + 1..] {
             if l1.h == l2.h {
+                continue;
+            }
+            // The kinds' line-direction conditions first: table lookups that reject most
+            // pairs before the cell tests below.
+            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
+            let classes_fit = match kind {
+                Kind::Skyscraper => c1.is_some() && c1 == c2,
+                Kind::Kite => c1.is_some() && c2.is_some() && c1 != c2,
+                Kind::Turbot => true,
+            };
+            if !classes_fit {
                 continue;
             }
             let four = [l1.b, l1.a, l2.a, l2.b];
             if (0..4).any(|x| (x + 1..4).any(|y| four[x] == four[y])) {
                 continue;
             }
-            // Cheap bitset tests first: most pairs fail on the weak link or on the kind.
+            // The weak link.
             if !ctx.t.peers[l1.a].contains(l2.a) {
                 continue;
             }
-            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
             // Houses through both weak-link ends (no allocation: this runs per link pair).
             let shared = || {
                 ctx.geo
@@ -94,28 +116,23 @@ fn two_links(
                     .copied()
                     .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
             };
-            let fits = match info.id {
-                "skyscraper" => {
+            let fits = match kind {
+                Kind::Skyscraper => {
                     // Parallel links whose near ends share a cross line, far ends do not.
-                    c1.is_some()
-                        && c1 == c2
-                        && shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
+                    shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
                         && !ctx.geo.houses_of(l1.b).iter().any(|&h| {
                             ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some()
                         })
                 }
-                "2-string-kite" => {
+                Kind::Kite => {
                     // A row link and a column link whose near ends share a box.
-                    c1.is_some()
-                        && c2.is_some()
-                        && c1 != c2
-                        && shared().any(|h| is_box_like(ctx.geo.house(h).kind))
+                    shared().any(|h| is_box_like(ctx.geo.house(h).kind))
                         && shared().next().is_some_and(|first| {
                             !ctx.t.house_sets[first].contains(l1.b)
                                 && !ctx.t.house_sets[first].contains(l2.b)
                         })
                 }
-                _ => true,
+                Kind::Turbot => true,
             };
             if !fits {
                 continue;
@@ -185,15 +202,18 @@ fn empty_rectangle(
             if rs.and(bset).is_empty() {
                 continue;
             }
+            // The cross needs s ⊆ r ∪ c, s ⊄ r and s ⊄ c: the candidates off the row must
+            // all lie on the column.
+            let rest = s.minus(rs);
+            if rest.is_empty() {
+                continue;
+            }
             for &c in lines {
-                if line_class(ctx, r) == line_class(ctx, c) {
-                    continue;
-                }
                 let cs = ctx.t.house_sets[c];
-                if cs.and(bset).is_empty() {
+                if !rest.is_subset(cs) || line_class(ctx, r) == line_class(ctx, c) {
                     continue;
                 }
-                if !s.is_subset(rs.or(cs)) || s.is_subset(rs) || s.is_subset(cs) {
+                if cs.and(bset).is_empty() || s.is_subset(cs) {
                     continue;
                 }
                 for l in links {
