@@ -239,17 +239,23 @@ impl State<'_, '_> {
                     return ControlFlow::Continue(());
                 }
                 let mut seen = [CellSet::EMPTY; MAX_HIT];
-                let mut any = false;
+                // Hit lines whose fins no possible target sees: every useful choice covers
+                // them, so more than n of them rule the combination out.
+                let mut required = 0u64;
                 for (i, &h) in hit.iter().enumerate() {
                     let mut t = possible;
                     for f in u.and(ctx.t.house_sets[h]).iter() {
+                        if t.is_empty() {
+                            break;
+                        }
                         t = t.and(ctx.t.peers[f]);
                     }
                     seen[i] = t;
-                    any |= !t.is_empty();
+                    if t.is_empty() {
+                        required |= 1 << i;
+                    }
                 }
-                // Every choice leaves out at least one hit line: nothing sees its fins.
-                if !any {
+                if required.count_ones() as usize > n {
                     return ControlFlow::Continue(());
                 }
                 let mut pick = [0usize; MAX_N];
@@ -259,12 +265,17 @@ impl State<'_, '_> {
                 // Choices of n cover lines among the hit ones, in lexicographic order.
                 loop {
                     let mut chosen = 0u64;
-                    let mut cover = CellSet::EMPTY;
                     for &i in &pick[..n] {
                         chosen |= 1 << i;
-                        cover = cover.or(ctx.t.house_sets[hit[i]]);
                     }
-                    let mut targets = possible.and(cover);
+                    let mut targets = CellSet::EMPTY;
+                    let mut cover = CellSet::EMPTY;
+                    if chosen & required == required {
+                        for &i in &pick[..n] {
+                            cover = cover.or(ctx.t.house_sets[hit[i]]);
+                        }
+                        targets = possible.and(cover);
+                    }
                     for (i, t) in seen[..hit_count].iter().enumerate() {
                         if chosen & (1 << i) == 0 {
                             targets = targets.and(*t);
