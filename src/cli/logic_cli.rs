@@ -272,5 +272,52 @@ pub fn bench(variant: Variant, threads: Option<usize>, file: &std::path::Path) -
         steps,
         100.0 * no_guess as f64 / (n.max(1)) as f64
     );
+    // One thread: a player waits for one hint at a time.
+    hint_latency(&name, &puzzles, 1);
     EXIT_OK
+}
+
+/// Times `next_step` on every position along each puzzle's solution path and prints the
+/// percentiles: the delay a player waits after pressing the hint key.
+fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize) {
+    let progress = Progress::start("hints", puzzles.len());
+    let mut times: Vec<f64> = Vec::new();
+    batch::map_ordered(
+        puzzles.iter(),
+        threads,
+        16,
+        |(p, sol)| {
+            let mut grid = Grid::from_puzzle(p);
+            let mut out = Vec::new();
+            while !grid.is_solved() {
+                let start = Instant::now();
+                let Some(step) = logic::next_step(&grid, Some(sol)) else {
+                    break;
+                };
+                out.push(start.elapsed().as_secs_f64() * 1e3);
+                logic::apply(&mut grid, &step);
+            }
+            out
+        },
+        |_, t| {
+            times.extend(t);
+            progress.add(1);
+        },
+    );
+    drop(progress);
+    times.sort_by(f64::total_cmp);
+    let pct = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    println!(
+        "{name}: next hint over {} positions: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+        times.len(),
+        pct(0.5),
+        pct(0.95),
+        pct(0.99),
+        times.last().copied().unwrap_or(0.0)
+    );
 }
