@@ -48,23 +48,76 @@ pub fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Soluti
 
 /// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
 pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
-    let plan = Plan::new(geometry);
-    let mut state = State {
-        cands: candidates.iter().map(|d| d.0).collect(),
-        done: vec![false; candidates.len()],
-    };
-    let mut search = Search {
-        plan: &plan,
-        limit: limit.max(1),
-        count: 0,
-        first: None,
-    };
-    if state.cands.len() == geometry.cell_count() && plan.seed(&mut state) {
-        search.run(state);
+    Prepared::new(geometry).count(candidates, limit)
+}
+
+/// The solver's per-geometry tables, built once for callers that solve many grids of one
+/// layout: the generator checks uniqueness after every clue it removes, and rebuilding the
+/// peer lists and cage combinations each time would cost more than an easy solve.
+pub struct Prepared {
+    plan: Plan,
+    cells: usize,
+}
+
+impl Prepared {
+    pub fn new(geometry: &Geometry) -> Prepared {
+        Prepared {
+            plan: Plan::new(geometry),
+            cells: geometry.cell_count(),
+        }
     }
-    Solutions {
-        count: search.count,
-        first: search.first,
+
+    /// Counts solutions from givens (0 = empty), up to `limit`.
+    pub fn count_givens(&self, givens: &[u8], limit: usize) -> Solutions {
+        let all = self.plan.all;
+        let cands: Vec<Digits> = givens
+            .iter()
+            .map(|&d| match d {
+                0 => Digits(all),
+                1..=16 => Digits::single(d),
+                // Out of range: no candidate, so no solution (never a panic).
+                _ => Digits::EMPTY,
+            })
+            .collect();
+        self.count(&cands, limit)
+    }
+
+    /// Counts solutions consistent with a candidate grid, up to `limit`.
+    pub fn count(&self, candidates: &[Digits], limit: usize) -> Solutions {
+        let mut search = Search::new(&self.plan, limit);
+        if let Some(state) = self.start(candidates) {
+            search.run(state);
+        }
+        Solutions {
+            count: search.count,
+            first: search.first,
+        }
+    }
+
+    /// One solution chosen at random: every branch tries its digits in an order drawn from
+    /// `random`. Gives up (None) after `max_nodes` search nodes, so a layout without any
+    /// solution (a rare random jigsaw) cannot stall the generator.
+    pub fn random_solution(
+        &self,
+        candidates: &[Digits],
+        random: &mut dyn FnMut() -> u64,
+        max_nodes: usize,
+    ) -> Option<Vec<u8>> {
+        let mut search = Search::new(&self.plan, 1);
+        search.random = Some(random);
+        search.max_nodes = max_nodes;
+        if let Some(state) = self.start(candidates) {
+            search.run(state);
+        }
+        search.first
+    }
+
+    fn start(&self, candidates: &[Digits]) -> Option<State> {
+        let mut state = State {
+            cands: candidates.iter().map(|d| d.0).collect(),
+            done: vec![false; candidates.len()],
+        };
+        (state.cands.len() == self.cells && self.plan.seed(&mut state)).then_some(state)
     }
 }
 
@@ -363,10 +416,32 @@ struct Search<'a> {
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
+    /// Shuffles the branch order when set (random solutions for the generator).
+    random: Option<&'a mut dyn FnMut() -> u64>,
+    nodes: usize,
+    max_nodes: usize,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(plan: &'a Plan, limit: usize) -> Search<'a> {
+        Search {
+            plan,
+            limit: limit.max(1),
+            count: 0,
+            first: None,
+            random: None,
+            nodes: 0,
+            max_nodes: usize::MAX,
+        }
+    }
+
     fn run(&mut self, mut s: State) {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            // Out of budget: stop every open branch.
+            self.limit = self.count;
+            return;
+        }
         if !self.plan.propagate(&mut s) {
             return;
         }
@@ -394,10 +469,24 @@ impl Search<'_> {
             return;
         };
         let mut rest = s.cands[cell];
-        while rest != 0 && self.count < self.limit {
-            let bit = rest & rest.wrapping_neg();
+        let mut order = [0u16; 16];
+        let mut n = 0;
+        while rest != 0 {
+            order[n] = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            let mut next = if rest == 0 {
+            n += 1;
+        }
+        if let Some(random) = self.random.as_mut() {
+            for i in (1..n).rev() {
+                order.swap(i, (random() % (i as u64 + 1)) as usize);
+            }
+        }
+        for (i, &bit) in order[..n].iter().enumerate() {
+            if self.count >= self.limit {
+                break;
+            }
+            let last = i + 1 == n;
+            let mut next = if last {
                 std::mem::replace(
                     &mut s,
                     State {

@@ -1,0 +1,1 @@
+//! Shipped puzzle collections (filled in below).
