@@ -138,8 +138,18 @@ impl Ctx {
             .iter()
             .map(|&d| if d == 0 { all } else { Digits::single(d) })
             .collect();
-        self.exact
-            .random_solution(&cands, &mut || rng.next_u64(), budget)
+        // Random search is heavy-tailed: a few bad early choices can cost thousands of
+        // nodes. Short runs with fresh random orders (restarts) cut the tail.
+        let per_run = budget.clamp(1, RESTART_BUDGET);
+        for _ in 0..budget.div_ceil(per_run) {
+            let found = self
+                .exact
+                .random_solution(&cands, &mut || rng.next_u64(), per_run);
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 
     fn puzzle(&self, givens: Vec<u8>) -> Option<Puzzle> {
@@ -154,6 +164,9 @@ impl Ctx {
 /// Node budget for one random solution: ample for any solvable layout, small enough that
 /// an unsolvable random jigsaw is dropped in milliseconds.
 const SOLUTION_BUDGET: usize = 20_000;
+
+/// Nodes per restart of the random search.
+const RESTART_BUDGET: usize = 300;
 
 /// Makes puzzles for one set of options.
 pub struct Generator {
@@ -280,14 +293,16 @@ impl Generator {
                 fixed
             }
         };
-        let givens = if self.opts.variant == Variant::Killer {
-            killer_givens(ctx, &solution, rng)?
-        } else if self.opts.level == Level::Easy && self.opts.technique.is_none() {
-            reduce(ctx, solution.clone(), rng, |g| ctx.singles.solve(g).is_some())
+        let easy = self.opts.level == Level::Easy && self.opts.technique.is_none();
+        let mut givens = if easy && self.opts.variant != Variant::Killer {
+            // Singles solving the puzzle proves it unique, so no solver call is needed.
+            reduce(ctx, solution.clone(), rng, Keep::Singles)
+        } else if ctx.plain9 {
+            reduce(ctx, solution.clone(), rng, Keep::Unique)
         } else {
-            reduce(ctx, solution.clone(), rng, |_| true)
+            let start = build_up(ctx, &solution, rng)?;
+            reduce(ctx, start, rng, Keep::Unique)
         };
-        let mut givens = givens;
         let mut rating = ctx.rate(&givens)?;
         if !self.wanted(&rating) && rating.level > self.opts.level {
             // Too hard: give clues back until the level drops to the target.
@@ -343,9 +358,18 @@ fn cage_lengths(level: Level) -> (usize, usize) {
     }
 }
 
-/// Removes clues an orbit at a time in random order, keeping each removal when the puzzle
-/// stays unique and `keep` accepts it.
-fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+/// What a clue removal must preserve.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// A unique solution.
+    Unique,
+    /// Solvable by naked and hidden singles (which implies a unique solution).
+    Singles,
+}
+
+/// Removes clues an orbit at a time in random order, keeping each removal that preserves
+/// `keep`.
+fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
     let mut order: Vec<&Vec<Cell>> = ctx.orbits.iter().collect();
     rng.shuffle(&mut order);
     for orbit in order {
@@ -356,7 +380,11 @@ fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: impl Fn(&[u8]) ->
         for &c in orbit {
             givens[c] = 0;
         }
-        if ctx.count(&givens) != 1 || !keep(&givens) {
+        let ok = match keep {
+            Keep::Unique => ctx.count(&givens) == 1,
+            Keep::Singles => ctx.singles.solve(&givens).is_some(),
+        };
+        if !ok {
             for (&c, &d) in orbit.iter().zip(&saved) {
                 givens[c] = d;
             }
@@ -365,39 +393,38 @@ fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: impl Fn(&[u8]) ->
     givens
 }
 
-/// The givens of a killer puzzle: none when the cages alone fix the solution, otherwise
-/// clues taken where a second solution disagrees, then thinned to a minimal set.
-fn killer_givens(ctx: &Ctx, solution: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
+/// The fewest clue orbits, added one at a time where a second solution disagrees with
+/// ours, that make the solution unique. Used where proving uniqueness of a sparse puzzle is
+/// dear (the generic solver): building up needs one full proof, while removing clues from a
+/// full grid needs one per clue kept out.
+fn build_up(ctx: &Ctx, solution: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
     let n = solution.len();
+    let mut orbit_of = vec![0usize; n];
+    for (i, o) in ctx.orbits.iter().enumerate() {
+        for &c in o {
+            orbit_of[c] = i;
+        }
+    }
     let mut givens = vec![0u8; n];
-    for _ in 0..n {
+    for _ in 0..=ctx.orbits.len() {
         match ctx.count(&givens) {
-            1 => break,
+            1 => return Some(givens),
             0 => return None,
             _ => {}
         }
         let other = (0..4)
-            .filter_map(|_| ctx.random_solution(&givens, rng, 200_000))
+            .filter_map(|_| ctx.random_solution(&givens, rng, SOLUTION_BUDGET))
             .find(|o| o.as_slice() != solution);
         let choices: Vec<Cell> = match &other {
             Some(o) => (0..n).filter(|&c| o[c] != solution[c]).collect(),
             None => (0..n).filter(|&c| givens[c] == 0).collect(),
         };
         let &c = rng.pick(&choices)?;
-        givens[c] = solution[c];
-    }
-    if ctx.count(&givens) != 1 {
-        return None;
-    }
-    let mut placed: Vec<Cell> = (0..n).filter(|&c| givens[c] != 0).collect();
-    rng.shuffle(&mut placed);
-    for c in placed {
-        givens[c] = 0;
-        if ctx.count(&givens) != 1 {
-            givens[c] = solution[c];
+        for &m in &ctx.orbits[orbit_of[c]] {
+            givens[m] = solution[m];
         }
     }
-    Some(givens)
+    None
 }
 
 #[cfg(test)]
