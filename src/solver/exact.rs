@@ -57,6 +57,10 @@ pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize
 pub struct Prepared {
     plan: Plan,
     cells: usize,
+    houses: usize,
+    /// Failed-literal probing at the root: pays off on hard puzzles, but costs a
+    /// propagation per candidate, which dominates the many easy checks of a generator.
+    probe: bool,
 }
 
 impl Prepared {
@@ -64,7 +68,15 @@ impl Prepared {
         Prepared {
             plan: Plan::new(geometry),
             cells: geometry.cell_count(),
+            houses: geometry.houses().len(),
+            probe: !geometry.is_plain_9x9(),
         }
+    }
+
+    /// Skips root probing (see [`Prepared::count`]).
+    pub fn without_probing(mut self) -> Prepared {
+        self.probe = false;
+        self
     }
 
     /// Counts solutions from givens (0 = empty), up to `limit`.
@@ -85,8 +97,10 @@ impl Prepared {
     /// Counts solutions consistent with a candidate grid, up to `limit`.
     pub fn count(&self, candidates: &[Digits], limit: usize) -> Solutions {
         let mut search = Search::new(&self.plan, limit);
-        if let Some(state) = self.start(candidates) {
-            search.run(state);
+        if let Some(mut state) = self.start(candidates) {
+            if !self.probe || self.plan.probe(&mut state) {
+                search.run(state);
+            }
         }
         Solutions {
             count: search.count,
@@ -94,7 +108,7 @@ impl Prepared {
         }
     }
 
-    /// One solution chosen at random: every branch tries its digits in an order drawn from
+    /// One solution chosen at random: every branch tries its choices in an order drawn from
     /// `random`. Gives up (None) after `max_nodes` search nodes, so a layout without any
     /// solution (a rare random jigsaw) cannot stall the generator.
     pub fn random_solution(
@@ -116,6 +130,7 @@ impl Prepared {
         let mut state = State {
             cands: candidates.iter().map(|d| d.0).collect(),
             done: vec![false; candidates.len()],
+            seen: vec![u64::MAX; self.houses],
         };
         (state.cands.len() == self.cells && self.plan.seed(&mut state)).then_some(state)
     }
@@ -231,10 +246,20 @@ impl Plan {
             }
             // Cheap rules are exhausted: all-different filtering by matching (Regin), which
             // removes every candidate that lies on no complete assignment of a house.
-            for house in &self.houses {
+            for (h, house) in self.houses.iter().enumerate() {
+                // Skip houses unchanged since their last matching pass.
+                let print = house.cells.iter().fold(0u64, |a, &c| {
+                    a.rotate_left(7) ^ u64::from(s.cands[c as usize])
+                });
+                if s.seen[h] == print {
+                    continue;
+                }
                 if !self.matching_rule(s, house, &mut changed) {
                     return false;
                 }
+                s.seen[h] = house.cells.iter().fold(0u64, |a, &c| {
+                    a.rotate_left(7) ^ u64::from(s.cands[c as usize])
+                });
             }
             if !changed {
                 return true;
@@ -333,6 +358,81 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// A digit that must appear in some house and has fewer than `limit` open places there.
+    fn digit_branch(&self, s: &State, limit: u32) -> Option<(u16, Vec<u16>)> {
+        let mut best: Option<(u16, Vec<u16>)> = None;
+        let mut best_len = limit as usize;
+        for house in &self.houses {
+            let once = house
+                .cells
+                .iter()
+                .fold(0u16, |a, &c| a | s.cands[c as usize]);
+            let must = match &house.kind {
+                Kind::Complete => self.all,
+                Kind::Run(sets) | Kind::Combos(sets) => sets
+                    .iter()
+                    .filter(|&&w| {
+                        w & !once == 0 && house.cells.iter().all(|&c| s.cands[c as usize] & w != 0)
+                    })
+                    .fold(u16::MAX, |a, &w| a & w),
+            };
+            let mut digits = must & once;
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits &= digits - 1;
+                let places: Vec<u16> = house
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| s.cands[c as usize] & bit != 0)
+                    .collect();
+                if places.len() >= 2 && places.len() < best_len {
+                    best_len = places.len();
+                    best = Some((bit, places));
+                    if best_len == 2 {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+impl Plan {
+    /// Failed-literal probing: a candidate whose placement propagates to a contradiction is
+    /// removed. Repeated until nothing changes; false when the grid itself fails.
+    fn probe(&self, s: &mut State) -> bool {
+        loop {
+            let mut changed = false;
+            for cell in 0..s.cands.len() {
+                let m = s.cands[cell];
+                if m.count_ones() < 2 {
+                    continue;
+                }
+                let mut rest = m;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let mut trial = s.clone();
+                    trial.cands[cell] = bit;
+                    if !self.propagate(&mut trial) {
+                        s.cands[cell] &= !bit;
+                        changed = true;
+                        if !self.propagate(s) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+}
+
 /// For cells whose candidates are `masks`, all taking distinct digits of `window` (as many
 /// digits as cells): the candidates that lie on some perfect matching, or None when there is
 /// no perfect matching.
@@ -378,12 +478,15 @@ pub(crate) fn viable_edges(masks: &[u16], window: u16) -> Option<[u16; 16]> {
         let m = matched[cell].trailing_zeros() as usize;
         reach[m] |= masks[cell] & window & !matched[cell];
     }
-    for k in 0..16 {
+    let mut ks = window;
+    while ks != 0 {
+        let k = ks.trailing_zeros() as usize;
+        ks &= ks - 1;
         let kb = 1u16 << k;
-        if window & kb == 0 {
-            continue;
-        }
-        for i in 0..16 {
+        let mut is = window;
+        while is != 0 {
+            let i = is.trailing_zeros() as usize;
+            is &= is - 1;
             if reach[i] & kb != 0 {
                 reach[i] |= reach[k];
             }
@@ -405,10 +508,12 @@ pub(crate) fn viable_edges(masks: &[u16], window: u16) -> Option<[u16; 16]> {
     Some(out)
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct State {
     cands: Vec<u16>,
     done: Vec<bool>,
+    /// Per house, a fingerprint of its candidates at its last matching pass.
+    seen: Vec<u64>,
 }
 
 struct Search<'a> {
@@ -435,6 +540,15 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Shuffles branch choices when searching for a random solution.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        if let Some(random) = self.random.as_mut() {
+            for i in (1..items.len()).rev() {
+                items.swap(i, (random() % (i as u64 + 1)) as usize);
+            }
+        }
+    }
+
     fn run(&mut self, mut s: State) {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
@@ -453,6 +567,28 @@ impl<'a> Search<'a> {
                 best = Some((k, c));
                 if k == 2 {
                     break;
+                }
+            }
+        }
+        // A digit that must appear in a house with fewer places than the best cell has
+        // candidates gives a narrower branch.
+        if let Some((k, _)) = best {
+            if k >= 2 {
+                if let Some((bit, mut cells)) = self.plan.digit_branch(&s, k + 1) {
+                    self.shuffle(&mut cells);
+                    for (i, &c) in cells.iter().enumerate() {
+                        if self.count >= self.limit {
+                            return;
+                        }
+                        let mut next = if i + 1 == cells.len() {
+                            std::mem::take(&mut s)
+                        } else {
+                            s.clone()
+                        };
+                        next.cands[c as usize] = bit;
+                        self.run(next);
+                    }
+                    return;
                 }
             }
         }
@@ -476,24 +612,13 @@ impl<'a> Search<'a> {
             rest &= rest - 1;
             n += 1;
         }
-        if let Some(random) = self.random.as_mut() {
-            for i in (1..n).rev() {
-                order.swap(i, (random() % (i as u64 + 1)) as usize);
-            }
-        }
+        self.shuffle(&mut order[..n]);
         for (i, &bit) in order[..n].iter().enumerate() {
             if self.count >= self.limit {
                 break;
             }
-            let last = i + 1 == n;
-            let mut next = if last {
-                std::mem::replace(
-                    &mut s,
-                    State {
-                        cands: Vec::new(),
-                        done: Vec::new(),
-                    },
-                )
+            let mut next = if i + 1 == n {
+                std::mem::take(&mut s)
             } else {
                 s.clone()
             };
