@@ -89,10 +89,40 @@ pub enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Show the next logical step of a puzzle.
+    Hint {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// A line-format string or a puzzle file.
+        puzzle: String,
+    },
+    /// Show the whole logical solution path of a puzzle.
+    Explain {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// One JSON object per step, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// A line-format string or a puzzle file.
+        puzzle: String,
+    },
+    /// Rate puzzles: level and score per puzzle line.
+    Rate {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// A line-format file, a TOML puzzle file, or - for standard input (the default).
+        file: Option<String>,
+    },
     /// Measure solver throughput over a whole file (parsing included).
     Bench {
         #[arg(long, value_enum, default_value = "standard")]
         variant: VariantArg,
+        /// Measure the logic solver (rating every puzzle) instead of the exact solver.
+        #[arg(long)]
+        logic: bool,
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -123,10 +153,28 @@ pub fn run(command: Command) -> i32 {
             };
             solve_command(variant.into(), mode, file.as_deref())
         }
+        Command::Hint {
+            variant,
+            json,
+            puzzle,
+        } => logic_cli::hint(variant.into(), json, &puzzle),
+        Command::Explain {
+            variant,
+            json,
+            puzzle,
+        } => logic_cli::explain(variant.into(), json, &puzzle),
+        Command::Rate { variant, file } => logic_cli::rate(variant.into(), file.as_deref()),
+        Command::Bench {
+            variant,
+            logic: true,
+            threads,
+            file,
+        } => logic_cli::bench(variant.into(), threads, &file),
         Command::Bench {
             variant,
             threads,
             file,
+            ..
         } => bench_command(variant.into(), threads, &file),
         Command::Generate {
             variant,
@@ -151,6 +199,8 @@ pub fn run(command: Command) -> i32 {
         }),
     }
 }
+
+mod logic_cli;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SolveMode {

@@ -4,37 +4,16 @@
 use crate::geometry::{Geometry, Rule};
 use crate::puzzle::Puzzle;
 
-// TEMPORARY until `crate::solver::rate` is merged: a stand-in level type with the real
-// one's variants and order. Switch to `pub use crate::solver::rate::Level;`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    Easy,
-    Medium,
-    Hard,
-    Unfair,
-    Extreme,
-}
+pub use crate::solver::rate::Level;
 
-pub const LEVELS: [Level; 5] = [
-    Level::Easy,
-    Level::Medium,
-    Level::Hard,
-    Level::Unfair,
-    Level::Extreme,
-];
+pub const LEVELS: [Level; 5] = Level::ALL;
 
 pub fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Easy => "easy",
-        Level::Medium => "medium",
-        Level::Hard => "hard",
-        Level::Unfair => "unfair",
-        Level::Extreme => "extreme",
-    }
+    level.name()
 }
 
 pub fn parse_level(s: &str) -> Option<Level> {
-    LEVELS.into_iter().find(|&l| level_name(l) == s)
+    s.parse().ok()
 }
 
 /// What the generator needs to know of a rating.
@@ -55,42 +34,24 @@ impl Rated {
 }
 
 /// Rates a puzzle with the human-style solver.
-///
-/// TEMPORARY implementation until `crate::solver::rate::rate` is merged: easy when naked
-/// and hidden singles solve the puzzle, hard otherwise.
 pub fn rate_puzzle(puzzle: &Puzzle) -> Rated {
-    let singles = Singles::new(puzzle.geometry());
-    let steps = singles.solve(&puzzle.givens);
-    match steps {
-        Some(steps) => Rated {
-            level: Level::Easy,
-            score: steps as u32 * 4,
-            hardest: Some("hidden-single".into()),
-            used: vec!["naked-single".into(), "hidden-single".into()],
-        },
-        None => Rated {
-            level: Level::Hard,
-            score: 1000,
-            hardest: None,
-            used: Vec::new(),
-        },
+    let r = crate::solver::rate::rate(puzzle);
+    Rated {
+        level: r.level,
+        score: r.score,
+        hardest: r.hardest.map(String::from),
+        used: r.used.iter().map(|(id, _)| id.to_string()).collect(),
     }
 }
 
 /// Technique ids the rater knows, for checking `--technique`.
-/// TEMPORARY: the singles the stand-in rater reports.
 pub fn known_technique(id: &str) -> bool {
-    matches!(id, "full-house" | "naked-single" | "hidden-single")
+    crate::solver::logic::technique(id).is_some()
 }
 
 /// The level a technique belongs to (training puzzles stay at or below it).
-/// TEMPORARY: singles are easy, everything else hard.
 pub fn technique_level(id: &str) -> Level {
-    if known_technique(id) {
-        Level::Easy
-    } else {
-        Level::Hard
-    }
+    crate::solver::logic::technique(id).map_or(Level::Extreme, |t| t.level)
 }
 
 /// Naked and hidden singles over every `Complete` house: the logic of an easy puzzle, as a

@@ -95,9 +95,9 @@ impl Layout {
         if self.regions.is_some() || !self.cages.is_empty() {
             return Ok(Arc::new(self.geometry()?));
         }
+        type Entry = (Variant, usize, bool, Arc<Geometry>);
         thread_local! {
-            static CACHE: std::cell::RefCell<Vec<(Variant, usize, bool, Arc<Geometry>)>> =
-                const { std::cell::RefCell::new(Vec::new()) };
+            static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let key = (self.variant, self.size, self.diagonals);
         if let Some(g) = CACHE.with(|c| {

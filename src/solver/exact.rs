@@ -46,8 +46,27 @@ pub fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Soluti
     solve_candidates(geometry, &cands, limit)
 }
 
+/// The reference solver from givens (tests cross-check the fast paths against it).
+pub fn reference_from_givens(geometry: &Geometry, givens: &[u8], limit: usize) -> Solutions {
+    let all = geometry.all_digits();
+    let cands: Vec<Digits> = givens
+        .iter()
+        .map(|&d| if d == 0 { all } else { Digits::single(d) })
+        .collect();
+    solve_reference(geometry, &cands, limit)
+}
+
 /// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
 pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+    if let Some(s) = super::planes::solve(geometry, candidates, limit) {
+        return s;
+    }
+    solve_reference(geometry, candidates, limit)
+}
+
+/// The cell-list solver for any size: the path for 16x16, and the reference the bit-plane
+/// solver is checked against.
+pub fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
     Prepared::new(geometry).count(candidates, limit)
 }
 

@@ -1,6 +1,537 @@
-//! The human-style solver: one file per technique family, each with pure `find_*` functions
-//! over a read-only [`Grid`](crate::puzzle::Grid) that report [`Step`]s.
+//! The human-style solver: one file per technique family, each with pure `find` functions
+//! over a read-only [`Grid`] that report [`Step`]s; applying a step is a separate call.
+//!
+//! Adding a family: one file with `find(ctx, info, sink)` and `explain(step, g, detail)`,
+//! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
+pub mod coloring;
+pub mod fish;
+pub mod intersections;
+pub mod single_digit;
+pub mod singles;
 pub mod step;
+pub mod subsets;
+pub mod techniques;
+pub mod uniqueness;
+pub mod wings;
 
-pub use step::{Candidate, Detail, Highlight, LinkKind, Role, Target};
+pub use step::{Candidate, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
+pub use techniques::{technique, techniques, Family, TechniqueInfo};
+
+use crate::geometry::{Cell, Digits, Geometry, House, HouseId, HouseKind, Rule};
+use crate::puzzle::Grid;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// Where a family reports its steps: `Break` stops the search (first step wanted).
+pub type Sink<'s> = dyn FnMut(Step) -> ControlFlow<()> + 's;
+
+/// A set of cells as a bitmask (grids of up to 256 cells).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct CellSet([u64; 4]);
+
+impl CellSet {
+    pub const EMPTY: CellSet = CellSet([0; 4]);
+
+    pub fn from_cells(cells: impl IntoIterator<Item = Cell>) -> CellSet {
+        let mut s = CellSet::EMPTY;
+        for c in cells {
+            s.insert(c);
+        }
+        s
+    }
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        if c < 256 {
+            self.0[c >> 6] |= 1 << (c & 63);
+        }
+    }
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        if c < 256 {
+            self.0[c >> 6] &= !(1 << (c & 63));
+        }
+    }
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        c < 256 && self.0[c >> 6] & (1 << (c & 63)) != 0
+    }
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+    #[inline]
+    pub fn and(self, o: CellSet) -> CellSet {
+        CellSet([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
+    }
+    #[inline]
+    pub fn or(self, o: CellSet) -> CellSet {
+        CellSet([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
+    }
+    #[inline]
+    pub fn minus(self, o: CellSet) -> CellSet {
+        CellSet([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+            self.0[3] & !o.0[3],
+        ])
+    }
+    pub fn is_subset(self, o: CellSet) -> bool {
+        self.minus(o).is_empty()
+    }
+    pub fn first(&self) -> Option<Cell> {
+        self.iter().next()
+    }
+    pub fn iter(&self) -> CellIter {
+        CellIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+    pub fn to_vec(self) -> Vec<Cell> {
+        self.iter().collect()
+    }
+}
+
+pub struct CellIter {
+    words: [u64; 4],
+    word: usize,
+}
+
+impl Iterator for CellIter {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.word < 4 {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+/// Lines of one direction (rows, columns, honeycomb `/` and `\` lines): the base and cover
+/// sets of fish and the parallel lines of skyscrapers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineClass {
+    Row,
+    Column,
+    Forward,
+    Backward,
+}
+
+/// Per-geometry tables, built once and shared (building them costs more than a step).
+pub struct Tables {
+    pub house_sets: Vec<CellSet>,
+    pub peers: Vec<CellSet>,
+    /// `Complete` houses: exactly one of each digit.
+    pub complete: Vec<HouseId>,
+    /// Complete lines grouped by direction.
+    pub lines: Vec<(LineClass, Vec<HouseId>)>,
+    /// Ordered pairs of houses that share at least two cells.
+    pub overlaps: Vec<(HouseId, HouseId, CellSet)>,
+    /// True when every house is `Complete` (deadly patterns and BUG arguments hold).
+    pub all_complete: bool,
+}
+
+impl Tables {
+    fn build(g: &Geometry) -> Tables {
+        let house_sets: Vec<CellSet> = g
+            .houses()
+            .iter()
+            .map(|h| CellSet::from_cells(h.cells.iter().copied()))
+            .collect();
+        let peers = g
+            .cells()
+            .map(|c| CellSet::from_cells(g.peers(c).iter().copied()))
+            .collect();
+        let complete: Vec<HouseId> = (0..g.houses().len())
+            .filter(|&h| g.house(h).rule == Rule::Complete)
+            .collect();
+        let mut lines: Vec<(LineClass, Vec<HouseId>)> = Vec::new();
+        for &h in &complete {
+            let class = match g.house(h).kind {
+                HouseKind::Row(_) => LineClass::Row,
+                HouseKind::Column(_) => LineClass::Column,
+                HouseKind::Forward(_) => LineClass::Forward,
+                HouseKind::Backward(_) => LineClass::Backward,
+                _ => continue,
+            };
+            match lines.iter_mut().find(|(c, _)| *c == class) {
+                Some((_, v)) => v.push(h),
+                None => lines.push((class, vec![h])),
+            }
+        }
+        let mut overlaps = Vec::new();
+        for a in 0..house_sets.len() {
+            for b in 0..house_sets.len() {
+                if a != b {
+                    let i = house_sets[a].and(house_sets[b]);
+                    if i.len() >= 2 {
+                        overlaps.push((a, b, i));
+                    }
+                }
+            }
+        }
+        Tables {
+            house_sets,
+            peers,
+            all_complete: complete.len() == g.houses().len(),
+            complete,
+            lines,
+            overlaps,
+        }
+    }
+
+    /// The tables of a geometry, cached per thread by identity.
+    pub fn of(g: &Arc<Geometry>) -> Arc<Tables> {
+        type Cache = Vec<(Arc<Geometry>, Arc<Tables>)>;
+        thread_local! {
+            static CACHE: std::cell::RefCell<Cache> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if let Some((_, t)) = c.iter().find(|(k, _)| Arc::ptr_eq(k, g) || **k == **g) {
+                return Arc::clone(t);
+            }
+            let t = Arc::new(Tables::build(g));
+            // A handful of layouts at a time is plenty; jigsaw and killer change per puzzle.
+            if c.len() >= 8 {
+                c.remove(0);
+            }
+            c.push((Arc::clone(g), Arc::clone(&t)));
+            t
+        })
+    }
+}
+
+/// What every family reads: the grid, its geometry, and per-digit cell sets.
+pub struct Ctx<'a> {
+    pub grid: &'a Grid,
+    pub geo: &'a Geometry,
+    pub t: Arc<Tables>,
+    /// Candidates of empty cells; empty for filled cells.
+    pub cand: Vec<Digits>,
+    /// `digit[d]`: empty cells holding candidate `d` (index 0 unused).
+    pub digit: Vec<CellSet>,
+    pub empty: CellSet,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(grid: &'a Grid) -> Ctx<'a> {
+        let geo = grid.geometry();
+        let t = Tables::of(&grid.geometry_arc());
+        let n = geo.cell_count();
+        let mut cand = vec![Digits::EMPTY; n];
+        let mut digit = vec![CellSet::EMPTY; usize::from(geo.max_digit()) + 1];
+        let mut empty = CellSet::EMPTY;
+        for (c, slot) in cand.iter_mut().enumerate() {
+            if grid.value(c) == 0 {
+                let m = grid.candidates(c);
+                *slot = m;
+                empty.insert(c);
+                for d in m.iter() {
+                    if let Some(s) = digit.get_mut(usize::from(d)) {
+                        s.insert(c);
+                    }
+                }
+            }
+        }
+        Ctx {
+            grid,
+            geo,
+            t,
+            cand,
+            digit,
+            empty,
+        }
+    }
+
+    /// Empty cells of house `h` holding `d`.
+    #[inline]
+    pub fn where_in(&self, h: HouseId, d: u8) -> CellSet {
+        self.digit[usize::from(d)].and(self.t.house_sets[h])
+    }
+
+    /// Digits already placed in house `h`.
+    pub fn placed_in(&self, h: HouseId) -> Digits {
+        let mut s = Digits::EMPTY;
+        for &c in &self.geo.house(h).cells {
+            let v = self.grid.value(c);
+            if v != 0 {
+                s.insert(v);
+            }
+        }
+        s
+    }
+
+    /// Cells that see every cell of `cells` (excluding those cells).
+    pub fn seen_by_all(&self, cells: &[Cell]) -> CellSet {
+        let mut s = match cells.first() {
+            Some(&c) => self.t.peers[c],
+            None => return CellSet::EMPTY,
+        };
+        for &c in &cells[1..] {
+            s = s.and(self.t.peers[c]);
+        }
+        s
+    }
+
+    /// Eliminations of `d` from `cells` (only where `d` is a candidate).
+    pub fn elims(&self, cells: CellSet, d: u8) -> Vec<Candidate> {
+        cells
+            .and(self.digit[usize::from(d)])
+            .iter()
+            .map(|c| Candidate::new(c, d))
+            .collect()
+    }
+}
+
+/// Digits that must appear in a house given the current candidates: all of them for a
+/// `Complete` house; for runs and cages, the digits common to every feasible digit set.
+pub fn must_appear(grid: &Grid, house: &House) -> Digits {
+    let g = grid.geometry();
+    let n = g.max_digit();
+    let sets: Vec<u16> = match house.rule {
+        Rule::Complete => return g.all_digits(),
+        Rule::ConsecutiveRun => {
+            let len = house.cells.len();
+            (1..=(usize::from(n) + 1).saturating_sub(len))
+                .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
+                .collect()
+        }
+        Rule::Cage { sum } => crate::solver::exact::combinations(n, house.cells.len(), sum),
+    };
+    let mut once = Digits::EMPTY;
+    for &c in &house.cells {
+        once |= grid.candidates(c);
+    }
+    let mut must = Digits(u16::MAX);
+    let mut any = false;
+    for set in sets {
+        let set = Digits(set);
+        // Feasible: every digit has a cell that can take it, every cell a digit of the set.
+        if set.is_subset(once)
+            && house
+                .cells
+                .iter()
+                .all(|&c| !(grid.candidates(c) & set).is_empty())
+        {
+            must &= set;
+            any = true;
+        }
+    }
+    if any {
+        must
+    } else {
+        Digits::EMPTY
+    }
+}
+
+/// Runs one technique, reporting its steps to `sink`.
+fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    match info.family {
+        Family::Singles => singles::find(ctx, info, sink),
+        Family::Intersections => intersections::find(ctx, info, sink),
+        Family::Subsets => subsets::find(ctx, info, sink),
+        Family::Fish => fish::find(ctx, info, sink),
+        Family::SingleDigit => single_digit::find(ctx, info, sink),
+        Family::Wings => wings::find(ctx, info, sink),
+        Family::Coloring => coloring::find(ctx, info, sink),
+        Family::Uniqueness => uniqueness::find(ctx, info, sink),
+        Family::LastResort => ControlFlow::Continue(()),
+    }
+}
+
+/// Text of a step, by family.
+pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String {
+    match step.technique.family {
+        Family::Singles => singles::explain(step, g, detail),
+        Family::Intersections => intersections::explain(step, g, detail),
+        Family::Subsets => subsets::explain(step, g, detail),
+        Family::Fish => fish::explain(step, g, detail),
+        Family::SingleDigit => single_digit::explain(step, g, detail),
+        Family::Wings => wings::explain(step, g, detail),
+        Family::Coloring => coloring::explain(step, g, detail),
+        Family::Uniqueness => uniqueness::explain(step, g, detail),
+        Family::LastResort => match step.pattern {
+            Pattern::Guess { cell, digit } => match detail {
+                Detail::Nudge => format!("Look at {}", g.cell_name(cell)),
+                Detail::Technique => {
+                    "No technique termdoku knows applies here; the next step is a guess".into()
+                }
+                Detail::Full => format!(
+                    "Guess (no known technique applies): the solution has {} in {}",
+                    crate::geometry::digit_char(digit),
+                    g.cell_name(cell)
+                ),
+            },
+            _ => step.name().to_string(),
+        },
+    }
+}
+
+/// A step is useful only if it changes the grid.
+fn useful(grid: &Grid, step: &Step) -> bool {
+    step.placements.iter().any(|c| grid.value(c.cell) == 0)
+        || step
+            .eliminations
+            .iter()
+            .any(|c| grid.value(c.cell) == 0 && grid.candidates(c.cell).contains(c.digit))
+}
+
+/// The simplest available step (table order). When no technique applies and `solution` is
+/// given, a clearly labelled `guess` step placing the solution's digit in one cell.
+pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
+    if grid.is_solved() {
+        return None;
+    }
+    let ctx = Ctx::new(grid);
+    for info in techniques().iter().filter(|t| t.enabled) {
+        let mut found = None;
+        let _ = find_with(&ctx, info, &mut |s: Step| {
+            if useful(grid, &s) {
+                found = Some(s);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    guess(&ctx, solution?)
+}
+
+/// Places the solution's digit in the empty cell with the fewest candidates.
+fn guess(ctx: &Ctx, solution: &[u8]) -> Option<Step> {
+    let cell = ctx
+        .empty
+        .iter()
+        .filter(|&c| solution.get(c).is_some_and(|&d| d != 0))
+        .min_by_key(|&c| ctx.cand[c].len())?;
+    let digit = solution[cell];
+    Some(
+        Step::new(techniques::guess_info(), Pattern::Guess { cell, digit })
+            .place(cell, digit)
+            .cells(&[cell], Role::Defining),
+    )
+}
+
+/// Applies a step: placements (clearing peers), then eliminations.
+pub fn apply(grid: &mut Grid, step: &Step) {
+    let n = grid.geometry().cell_count();
+    let max = grid.geometry().max_digit();
+    for p in &step.placements {
+        if p.cell < n && (1..=max).contains(&p.digit) && grid.value(p.cell) == 0 {
+            grid.place(p.cell, p.digit);
+        }
+    }
+    for e in &step.eliminations {
+        if e.cell < n && (1..=max).contains(&e.digit) {
+            grid.eliminate(e.cell, e.digit);
+        }
+    }
+}
+
+/// All steps of one technique in the current grid (tests, training mode). Unknown ids give
+/// nothing.
+pub fn find_all(grid: &Grid, technique_id: &str) -> Vec<Step> {
+    let Some(info) = technique(technique_id) else {
+        return Vec::new();
+    };
+    let ctx = Ctx::new(grid);
+    let mut out = Vec::new();
+    let _ = find_with(&ctx, info, &mut |s: Step| {
+        if useful(grid, &s) && !out.contains(&s) {
+            out.push(s);
+        }
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// Calls `f(combination)` for every `k`-subset of `items` (in lexicographic order) until it
+/// breaks.
+pub fn combinations<T: Copy>(
+    items: &[T],
+    k: usize,
+    f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    fn rec<T: Copy>(
+        items: &[T],
+        k: usize,
+        start: usize,
+        cur: &mut Vec<T>,
+        f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if cur.len() == k {
+            return f(cur);
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - cur.len() {
+                break;
+            }
+            cur.push(items[i]);
+            rec(items, k, i + 1, cur, f)?;
+            cur.pop();
+        }
+        ControlFlow::Continue(())
+    }
+    if k == 0 || k > items.len() {
+        return ControlFlow::Continue(());
+    }
+    rec(items, k, 0, &mut Vec::with_capacity(k), f)
+}
+
+/// Box-like houses (boxes, jigsaw regions, cages) versus lines, for naming intersections.
+pub fn is_box_like(kind: HouseKind) -> bool {
+    matches!(
+        kind,
+        HouseKind::Box(_) | HouseKind::Region(_) | HouseKind::Cage(_)
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    use crate::format::parse_line;
+    use crate::puzzle::{Grid, Variant};
+
+    /// A grid from an 81-character line, candidates filled by the givens only.
+    pub fn grid(line: &str) -> Grid {
+        let p = parse_line(line.as_bytes(), Variant::Standard, "<test>", 1)
+            .unwrap()
+            .unwrap();
+        Grid::from_puzzle(&p)
+    }
+
+    /// Sets the candidates of named cells (`"r1c1:17 r1c5:17"`).
+    pub fn set(grid: &mut Grid, spec: &str) {
+        for part in spec.split_whitespace() {
+            let (cell, digits) = part.split_once(':').unwrap();
+            let c = grid.geometry().parse_cell(cell).unwrap();
+            let d = digits.chars().map(|ch| ch as u8 - b'0').collect();
+            grid.set_candidates(c, d);
+        }
+    }
+}

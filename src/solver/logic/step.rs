@@ -1,7 +1,8 @@
 //! A logical step: what a technique found, how to show it, and how to say it.
 //! This is the contract between the logic solver, the CLI (`hint`, `explain`) and the player.
 
-use crate::geometry::{Cell, HouseId};
+use super::techniques::TechniqueInfo;
+use crate::geometry::{Cell, Digits, Geometry, HouseId};
 
 /// A digit in a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,4 +65,274 @@ pub enum Detail {
     Technique,
     /// The whole step with cells and digits.
     Full,
+}
+
+/// The typed shape of a step: what tests check and what the explanation is built from.
+/// Each family fills the variant that fits it; a new family may add its own variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// A digit forced into a cell; `house` for full house and hidden single.
+    Single {
+        cell: Cell,
+        digit: u8,
+        house: Option<HouseId>,
+    },
+    /// A digit confined to the intersection of `base` and `cover`.
+    Intersection {
+        digit: u8,
+        base: HouseId,
+        cover: HouseId,
+    },
+    /// `cells` hold exactly `digits` (naked) or `digits` live only in `cells` (hidden),
+    /// inside `houses` (two for a locked subset).
+    Subset {
+        houses: Vec<HouseId>,
+        cells: Vec<Cell>,
+        digits: Digits,
+        hidden: bool,
+    },
+    /// A fish on one digit: base and cover houses, fins.
+    Fish {
+        digit: u8,
+        base: Vec<HouseId>,
+        cover: Vec<HouseId>,
+        fins: Vec<Cell>,
+    },
+    /// Single-digit chain: strong link `cells[0]-cells[1]`, weak link `cells[1]-cells[2]`,
+    /// strong link `cells[2]-cells[3]`; `house` is the empty rectangle's box.
+    SingleDigit {
+        digit: u8,
+        cells: Vec<Cell>,
+        house: Option<HouseId>,
+    },
+    /// A wing: `pivot` (hinge) and `pincers`; `link` is the W-wing's strong link;
+    /// `digit` the one eliminated.
+    Wing {
+        pivot: Option<Cell>,
+        pincers: Vec<Cell>,
+        link: Option<(Cell, Cell)>,
+        digits: Digits,
+        digit: u8,
+    },
+    /// A chain of cells (remote pair).
+    Chain { cells: Vec<Cell>, digits: Digits },
+    /// Two colours of conjugate chains (multi colours: `a` and `b` of two clusters each).
+    Coloring {
+        digit: u8,
+        a: Vec<Cell>,
+        b: Vec<Cell>,
+        a2: Vec<Cell>,
+        b2: Vec<Cell>,
+    },
+    /// A digit taken from the known solution.
+    Guess { cell: Cell, digit: u8 },
+}
+
+/// One step of the human-style solver.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub technique: &'static TechniqueInfo,
+    pub placements: Vec<Candidate>,
+    pub eliminations: Vec<Candidate>,
+    pub highlights: Vec<Highlight>,
+    pub pattern: Pattern,
+}
+
+impl PartialEq for Step {
+    fn eq(&self, o: &Step) -> bool {
+        self.technique.id == o.technique.id
+            && self.placements == o.placements
+            && self.eliminations == o.eliminations
+            && self.pattern == o.pattern
+    }
+}
+
+impl Step {
+    /// A step of `technique` (an id of the table) with its pattern; add placements,
+    /// eliminations and highlights with the builder calls.
+    pub fn new(technique: &'static TechniqueInfo, pattern: Pattern) -> Step {
+        Step {
+            technique,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            highlights: Vec::new(),
+            pattern,
+        }
+    }
+
+    pub fn id(&self) -> &'static str {
+        self.technique.id
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.technique.name
+    }
+
+    pub fn place(mut self, cell: Cell, digit: u8) -> Step {
+        self.placements.push(Candidate::new(cell, digit));
+        self.highlights.push(Highlight {
+            target: Target::Candidate(Candidate::new(cell, digit)),
+            role: Role::Placement,
+        });
+        self
+    }
+
+    /// Sets the eliminations (sorted, so steps compare and print the same way every time).
+    pub fn eliminate(mut self, mut elims: Vec<Candidate>) -> Step {
+        elims.sort_unstable();
+        elims.dedup();
+        for &c in &elims {
+            self.highlights.push(Highlight {
+                target: Target::Candidate(c),
+                role: Role::Elimination,
+            });
+        }
+        self.eliminations = elims;
+        self
+    }
+
+    pub fn highlight(mut self, target: Target, role: Role) -> Step {
+        self.highlights.push(Highlight { target, role });
+        self
+    }
+
+    pub fn house(self, house: HouseId, role: Role) -> Step {
+        self.highlight(Target::House(house), role)
+    }
+
+    pub fn cells(mut self, cells: &[Cell], role: Role) -> Step {
+        for &c in cells {
+            self.highlights.push(Highlight {
+                target: Target::Cell(c),
+                role,
+            });
+        }
+        self
+    }
+
+    pub fn candidates(mut self, cells: &[Cell], digits: Digits, role: Role) -> Step {
+        for &c in cells {
+            for d in digits.iter() {
+                self.highlights.push(Highlight {
+                    target: Target::Candidate(Candidate::new(c, d)),
+                    role,
+                });
+            }
+        }
+        self
+    }
+
+    /// The houses the step points at (for JSON and highlights), in order, without repeats.
+    pub fn houses(&self) -> Vec<HouseId> {
+        let mut out = Vec::new();
+        for h in &self.highlights {
+            if let Target::House(id) = h.target {
+                if !out.contains(&id) {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    /// The hint ladder: where to look, what to look for, or the whole step.
+    pub fn explain(&self, geometry: &Geometry, detail: Detail) -> String {
+        super::explain_step(self, geometry, detail)
+    }
+}
+
+// ---- text helpers shared by the families ----
+
+/// `r3c1`, `r3c1 and r3c5`, `r3c1, r3c5 and r7c5`.
+pub fn cell_list(g: &Geometry, cells: &[Cell]) -> String {
+    let names: Vec<String> = cells.iter().map(|&c| g.cell_name(c)).collect();
+    and_list(&names)
+}
+
+pub fn and_list(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+pub fn house_name(g: &Geometry, h: HouseId) -> String {
+    g.houses()
+        .get(h)
+        .map_or_else(|| "?".to_string(), |h| h.name())
+}
+
+pub fn house_list(g: &Geometry, houses: &[HouseId]) -> String {
+    let names: Vec<String> = houses.iter().map(|&h| house_name(g, h)).collect();
+    and_list(&names)
+}
+
+/// `1 and 7`, `1, 4 and 7`.
+pub fn digit_list(d: Digits) -> String {
+    let names: Vec<String> = d
+        .iter()
+        .map(|x| crate::geometry::digit_char(x).to_string())
+        .collect();
+    and_list(&names)
+}
+
+/// "remove 7 from r3c4 and r5c4; remove 2 from r1c1", grouped by digit.
+pub fn removal_text(g: &Geometry, elims: &[Candidate]) -> String {
+    let mut digits: Vec<u8> = elims.iter().map(|c| c.digit).collect();
+    digits.sort_unstable();
+    digits.dedup();
+    let parts: Vec<String> = digits
+        .iter()
+        .map(|&d| {
+            let cells: Vec<Cell> = elims
+                .iter()
+                .filter(|c| c.digit == d)
+                .map(|c| c.cell)
+                .collect();
+            format!(
+                "remove {} from {}",
+                crate::geometry::digit_char(d),
+                cell_list(g, &cells)
+            )
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// "place 5 in r1c2".
+pub fn placement_text(g: &Geometry, places: &[Candidate]) -> String {
+    let parts: Vec<String> = places
+        .iter()
+        .map(|c| {
+            format!(
+                "place {} in {}",
+                crate::geometry::digit_char(c.digit),
+                g.cell_name(c.cell)
+            )
+        })
+        .collect();
+    and_list(&parts)
+}
+
+/// What the step does, placements first.
+pub fn effect_text(g: &Geometry, step: &Step) -> String {
+    match (step.placements.is_empty(), step.eliminations.is_empty()) {
+        (false, true) => placement_text(g, &step.placements),
+        (true, false) => removal_text(g, &step.eliminations),
+        (false, false) => format!(
+            "{}; {}",
+            placement_text(g, &step.placements),
+            removal_text(g, &step.eliminations)
+        ),
+        (true, true) => "nothing changes".to_string(),
+    }
+}
+
+/// "an XY-Wing" / "a Naked Pair": the article for a technique name.
+pub fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'X') => "an",
+        _ => "a",
+    }
 }

@@ -1,0 +1,276 @@
+//! `hint`, `explain`, `rate` and `bench --logic`: the logic solver on the command line.
+
+use super::{open_input, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
+use crate::batch;
+use crate::format;
+use crate::geometry::Geometry;
+use crate::progress::Progress;
+use crate::puzzle::{Grid, Puzzle, Variant};
+use crate::solver::exact;
+use crate::solver::logic::{self, Detail, Step};
+use crate::solver::rate::{self, Rating};
+use serde_json::json;
+use std::io::Write;
+use std::time::Instant;
+
+/// Why a puzzle cannot be coached: conflicting givens, no solution, or several.
+fn check(puzzle: &Puzzle) -> Result<Vec<u8>, String> {
+    if let Some(&(a, b)) = puzzle.conflicts().first() {
+        let g = puzzle.geometry();
+        return Err(format!(
+            "invalid: {} and {} both hold {}",
+            g.cell_name(a),
+            g.cell_name(b),
+            puzzle.givens[a]
+        ));
+    }
+    let s = exact::solve(puzzle, 2);
+    match (s.count, s.first) {
+        (1, Some(sol)) => Ok(sol),
+        (0, _) | (_, None) => Err("unsolvable".into()),
+        _ => Err("not unique (multiple solutions)".into()),
+    }
+}
+
+fn load(arg: &str, variant: Variant) -> Result<(Puzzle, Vec<u8>), i32> {
+    let puzzle = format::load_puzzle(arg, variant).map_err(|e| {
+        eprintln!("termdoku: {e}");
+        EXIT_USAGE
+    })?;
+    let sol = check(&puzzle).map_err(|m| {
+        let name = if std::path::Path::new(arg).is_file() {
+            format!("{arg}:1")
+        } else {
+            "<arg>:1".to_string()
+        };
+        eprintln!("{name}: {m}");
+        EXIT_PUZZLE
+    })?;
+    Ok((puzzle, sol))
+}
+
+/// The JSON object of one step (design.md section 4).
+pub fn step_json(step: &Step, g: &Geometry) -> serde_json::Value {
+    let cands = |v: &[logic::Candidate]| -> Vec<serde_json::Value> {
+        v.iter()
+            .map(|c| json!({"cell": g.cell_name(c.cell), "digit": c.digit}))
+            .collect()
+    };
+    let houses: Vec<String> = step
+        .houses()
+        .into_iter()
+        .filter_map(|h| g.houses().get(h).map(|h| h.name()))
+        .collect();
+    json!({
+        "technique": step.id(),
+        "name": step.name(),
+        "level": step.technique.level,
+        "score": step.technique.score,
+        "placements": cands(&step.placements),
+        "eliminations": cands(&step.eliminations),
+        "houses": houses,
+        "text": step.explain(g, Detail::Full),
+    })
+}
+
+fn summary_json(r: &Rating) -> serde_json::Value {
+    json!({
+        "solved": r.solved,
+        "steps": r.steps,
+        "level": r.level,
+        "score": r.score,
+        "hardest": r.hardest,
+        "guesses": r.guesses,
+    })
+}
+
+fn finish(out: &mut impl Write) -> i32 {
+    if out.flush().is_err() {
+        EXIT_USAGE
+    } else {
+        EXIT_OK
+    }
+}
+
+pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
+    let (puzzle, sol) = match load(arg, variant) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let grid = Grid::from_puzzle(&puzzle);
+    let g = puzzle.geometry();
+    let mut out = std::io::stdout().lock();
+    match logic::next_step(&grid, Some(&sol)) {
+        Some(step) if json => {
+            let _ = writeln!(out, "{}", step_json(&step, g));
+        }
+        Some(step) => {
+            let _ = writeln!(out, "{}", step.explain(g, Detail::Full));
+        }
+        None if json => {
+            let _ = writeln!(out, "{}", json!({"solved": true}));
+        }
+        None => {
+            let _ = writeln!(out, "The puzzle is already solved.");
+        }
+    }
+    finish(&mut out)
+}
+
+pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
+    let (puzzle, sol) = match load(arg, variant) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (steps, rating) = rate::solve_grid(Grid::from_puzzle(&puzzle), Some(&sol));
+    let g = puzzle.geometry();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (i, step) in steps.iter().enumerate() {
+        let _ = if json {
+            writeln!(out, "{}", step_json(step, g))
+        } else {
+            writeln!(out, "{:3}. {}", i + 1, step.explain(g, Detail::Full))
+        };
+    }
+    let _ = if json {
+        writeln!(out, "{}", summary_json(&rating))
+    } else {
+        writeln!(
+            out,
+            "{} in {} steps: {} {} (hardest: {}; {} guess{})",
+            if rating.solved { "Solved" } else { "Stopped" },
+            rating.steps,
+            rating.level,
+            rating.score,
+            rating
+                .hardest
+                .and_then(logic::technique)
+                .map_or("none", |t| t.name),
+            rating.guesses,
+            if rating.guesses == 1 { "" } else { "es" }
+        )
+    };
+    finish(&mut out)
+}
+
+/// "hard 1240", with guesses named when the logic had to take any.
+fn rating_line(r: &Rating) -> String {
+    match r.guesses {
+        0 => format!("{} {}", r.level, r.score),
+        1 => format!("{} {} (1 guess)", r.level, r.score),
+        n => format!("{} {} ({n} guesses)", r.level, r.score),
+    }
+}
+
+pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
+    let (name, items) = match open_input(file, variant) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut status = EXIT_OK;
+    let mut seen = false;
+    batch::map_ordered(
+        items,
+        batch::default_threads(),
+        64,
+        |item| match item {
+            Ok((_, Some(p))) => {
+                Some(check(p).map(|sol| rate::solve_grid(Grid::from_puzzle(p), Some(&sol)).1))
+            }
+            _ => None,
+        },
+        |item, result| {
+            let line = match item {
+                Ok((_, None)) => return,
+                Ok((line, Some(_))) => line,
+                Err(e) => {
+                    eprintln!("termdoku: {e}");
+                    let _ = writeln!(out, "error");
+                    status = EXIT_USAGE;
+                    seen = true;
+                    return;
+                }
+            };
+            seen = true;
+            match result {
+                Some(Ok(r)) => {
+                    let _ = writeln!(out, "{}", rating_line(&r));
+                }
+                Some(Err(m)) => {
+                    // The same words as `solve`: invalid, unsolvable, multiple.
+                    let word = if m.starts_with("not unique") {
+                        "multiple"
+                    } else if m.starts_with("unsolvable") {
+                        "unsolvable"
+                    } else {
+                        "invalid"
+                    };
+                    let _ = writeln!(out, "{word}");
+                    eprintln!("{name}:{line}: {m}");
+                    if status == EXIT_OK {
+                        status = EXIT_PUZZLE;
+                    }
+                }
+                None => {}
+            }
+        },
+    );
+    if out.flush().is_err() {
+        return EXIT_USAGE;
+    }
+    if !seen {
+        eprintln!("termdoku: {name}: empty input (expected puzzle lines)");
+        return EXIT_USAGE;
+    }
+    status
+}
+
+pub fn bench(variant: Variant, threads: Option<usize>, file: &std::path::Path) -> i32 {
+    let threads = threads.unwrap_or_else(batch::default_threads);
+    let name = file.display().to_string();
+    let (_, items) = match open_input(Some(&name), variant) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    // Parse and solve exactly first, so the figure is the logic solver's alone.
+    let mut puzzles = Vec::new();
+    for item in items {
+        if let Ok((_, Some(p))) = item {
+            if let Some(sol) = exact::solve(&p, 1).first {
+                puzzles.push((p, sol));
+            }
+        }
+    }
+    let progress = Progress::start("rating", puzzles.len());
+    let start = Instant::now();
+    let (mut n, mut solved, mut no_guess, mut steps) = (0usize, 0usize, 0usize, 0usize);
+    batch::map_ordered(
+        puzzles.iter(),
+        threads,
+        64,
+        |(p, sol)| rate::solve_grid(Grid::from_puzzle(p), Some(sol)).1,
+        |_, r| {
+            n += 1;
+            solved += usize::from(r.solved);
+            no_guess += usize::from(r.solved && r.guesses == 0);
+            steps += r.steps;
+            progress.add(1);
+        },
+    );
+    drop(progress);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{name}: logic rating: {n} puzzles in {secs:.3} s = {:.0} puzzles/s ({threads} threads; {} steps; {no_guess} finished without a guess = {:.1}%; {solved} solved)",
+        n as f64 / secs.max(1e-9),
+        steps,
+        100.0 * no_guess as f64 / (n.max(1)) as f64
+    );
+    EXIT_OK
+}

@@ -1,0 +1,115 @@
+//! Locked candidates: a digit that must appear in house A and whose candidates there all
+//! lie in A's intersection with house B cannot appear elsewhere in B.
+//!
+//! Works for every pair of houses sharing two or more cells: box/line (HoDoKu's types 1
+//! and 2), but also diagonals, jigsaw regions and cages. "Pointing" when A is box-like,
+//! "claiming" when A is a line.
+
+use super::step::{effect_text, house_name};
+use super::{is_box_like, must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use crate::geometry::{digit_char, Geometry, Rule};
+use std::ops::ControlFlow;
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let pointing = match info.id {
+        "locked-candidates-pointing" => true,
+        "locked-candidates-claiming" => false,
+        _ => return ControlFlow::Continue(()),
+    };
+    let mut must_cache = vec![None; ctx.geo.houses().len()];
+    for &(a, b, inter) in &ctx.t.overlaps {
+        let house = ctx.geo.house(a);
+        if is_box_like(house.kind) != pointing {
+            continue;
+        }
+        let must = *must_cache[a].get_or_insert_with(|| {
+            if house.rule == Rule::Complete {
+                ctx.geo.all_digits()
+            } else {
+                must_appear(ctx.grid, house)
+            }
+        });
+        for digit in must.without(ctx.placed_in(a)).iter() {
+            let places = ctx.where_in(a, digit);
+            if places.len() < 2 || !places.is_subset(inter) {
+                continue;
+            }
+            let elims = ctx.elims(ctx.t.house_sets[b].minus(inter), digit);
+            if elims.is_empty() {
+                continue;
+            }
+            let cells = places.to_vec();
+            sink(
+                Step::new(
+                    info,
+                    Pattern::Intersection {
+                        digit,
+                        base: a,
+                        cover: b,
+                    },
+                )
+                .eliminate(elims)
+                .house(a, Role::Base)
+                .house(b, Role::Cover)
+                .candidates(
+                    &cells,
+                    crate::geometry::Digits::single(digit),
+                    Role::Defining,
+                ),
+            )?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Intersection { digit, base, cover } = step.pattern else {
+        return step.name().to_string();
+    };
+    let (a, b) = (house_name(g, base), house_name(g, cover));
+    let d = digit_char(digit);
+    match detail {
+        Detail::Nudge => format!("Look at {d} in {a}"),
+        Detail::Technique => format!("There are {} in {a}", step.name().to_lowercase()),
+        Detail::Full => format!(
+            "{}: in {a}, {d} can only go where it meets {b}, so {b} has its {d} there: {}",
+            step.name(),
+            effect_text(g, step)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::find_all;
+    use super::super::testutil::grid;
+
+    #[test]
+    fn pointing_removes_from_the_line_only() {
+        // Box 1 holds 2..7 in rows 2 and 3, so its 1 lies in row 1: no 1 elsewhere in row 1.
+        let line = format!(
+            "{}{}{}{}",
+            ".".repeat(9),
+            "234......",
+            "567......",
+            ".".repeat(54)
+        );
+        let g = grid(&line);
+        let steps = find_all(&g, "locked-candidates-pointing");
+        let one = steps
+            .iter()
+            .find(|s| s.eliminations.iter().all(|e| e.digit == 1))
+            .expect("pointing 1 in box 1");
+        let cells: Vec<String> = one
+            .eliminations
+            .iter()
+            .map(|e| g.geometry().cell_name(e.cell))
+            .collect();
+        assert_eq!(cells, ["r1c4", "r1c5", "r1c6", "r1c7", "r1c8", "r1c9"]);
+        assert_eq!(
+            one.explain(g.geometry(), super::Detail::Full),
+            "Locked Candidates (Pointing): in box 1, 1 can only go where it meets row 1, so row 1 \
+             has its 1 there: remove 1 from r1c4, r1c5, r1c6, r1c7, r1c8 and r1c9"
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! Single-digit patterns: skyscraper, 2-string kite, turbot fish, empty rectangle.
+//!
+//! All are built from strong links (a digit with exactly two places in a `Complete` house):
+//! two strong links joined by a weak link mean one of the two outer ends holds the digit,
+//! so cells that see both ends lose it.
+
+use super::step::{article, cell_list, effect_text, house_name};
+use super::{
+    is_box_like, CellSet, Ctx, Detail, LineClass, LinkKind, Pattern, Role, Sink, Step, Target,
+    TechniqueInfo,
+};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId};
+use std::ops::ControlFlow;
+
+/// A strong link in house `h` between `a` and `b` (both orientations are listed).
+#[derive(Clone, Copy)]
+struct Link {
+    h: HouseId,
+    a: Cell,
+    b: Cell,
+}
+
+fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
+    let mut out = Vec::new();
+    for &h in &ctx.t.complete {
+        let w = ctx.where_in(h, digit);
+        if w.len() == 2 {
+            let v = w.to_vec();
+            out.push(Link {
+                h,
+                a: v[0],
+                b: v[1],
+            });
+            out.push(Link {
+                h,
+                a: v[1],
+                b: v[0],
+            });
+        }
+    }
+    out
+}
+
+fn line_class(ctx: &Ctx, h: HouseId) -> Option<LineClass> {
+    ctx.t
+        .lines
+        .iter()
+        .find(|(_, hs)| hs.contains(&h))
+        .map(|(c, _)| *c)
+}
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for digit in 1..=ctx.geo.max_digit() {
+        if ctx.digit[usize::from(digit)].len() < 4 {
+            continue;
+        }
+        let links = links(ctx, digit);
+        match info.id {
+            "skyscraper" | "2-string-kite" | "turbot-fish" => {
+                two_links(ctx, info, digit, &links, sink)?
+            }
+            "empty-rectangle" => empty_rectangle(ctx, info, digit, &links, sink)?,
+            _ => return ControlFlow::Continue(()),
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Two strong links `b1 = a1 - a2 = b2` with the weak link `a1 - a2`.
+fn two_links(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    links: &[Link],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let all = ctx.digit[usize::from(digit)];
+    for (i, l1) in links.iter().enumerate() {
+        for l2 in &links[i + 1..] {
+            if l1.h == l2.h {
+                continue;
+            }
+            let four = [l1.b, l1.a, l2.a, l2.b];
+            if (0..4).any(|x| (x + 1..4).any(|y| four[x] == four[y])) {
+                continue;
+            }
+            if !ctx.geo.sees(l1.a, l2.a) {
+                continue;
+            }
+            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
+            // Houses through both weak-link ends.
+            let shared: Vec<HouseId> = ctx
+                .geo
+                .houses_of(l1.a)
+                .iter()
+                .copied()
+                .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
+                .collect();
+            let fits = match info.id {
+                "skyscraper" => {
+                    // Parallel links whose near ends share a cross line, far ends do not.
+                    c1.is_some()
+                        && c1 == c2
+                        && shared
+                            .iter()
+                            .any(|&h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
+                        && !ctx.geo.houses_of(l1.b).iter().any(|&h| {
+                            ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some()
+                        })
+                }
+                "2-string-kite" => {
+                    // A row link and a column link whose near ends share a box.
+                    c1.is_some()
+                        && c2.is_some()
+                        && c1 != c2
+                        && shared.iter().any(|&h| is_box_like(ctx.geo.house(h).kind))
+                        && !ctx.t.house_sets[shared[0]].contains(l1.b)
+                        && !ctx.t.house_sets[shared[0]].contains(l2.b)
+                }
+                _ => true,
+            };
+            if !fits {
+                continue;
+            }
+            let targets = ctx
+                .seen_by_all(&[l1.b, l2.b])
+                .and(all)
+                .minus(CellSet::from_cells(four));
+            if targets.is_empty() {
+                continue;
+            }
+            let d = Digits::single(digit);
+            let c = |cell| super::Candidate::new(cell, digit);
+            sink(
+                Step::new(
+                    info,
+                    Pattern::SingleDigit {
+                        digit,
+                        cells: four.to_vec(),
+                        house: None,
+                    },
+                )
+                .eliminate(ctx.elims(targets, digit))
+                .candidates(&four, d, Role::Defining)
+                .highlight(
+                    Target::Link(c(l1.b), c(l1.a), LinkKind::Strong),
+                    Role::Defining,
+                )
+                .highlight(
+                    Target::Link(c(l1.a), c(l2.a), LinkKind::Weak),
+                    Role::Defining,
+                )
+                .highlight(
+                    Target::Link(c(l2.a), c(l2.b), LinkKind::Strong),
+                    Role::Defining,
+                ),
+            )?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A box whose candidates lie on one row and one column (the cross), and a strong link
+/// from that row: if the target in the cross's column held the digit, the link would empty
+/// the box.
+fn empty_rectangle(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    links: &[Link],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let all = ctx.digit[usize::from(digit)];
+    let lines: Vec<HouseId> = ctx
+        .t
+        .lines
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    for &b in &ctx.t.complete {
+        if !is_box_like(ctx.geo.house(b).kind) {
+            continue;
+        }
+        let s = ctx.where_in(b, digit);
+        if s.len() < 2 {
+            continue;
+        }
+        let bset = ctx.t.house_sets[b];
+        for &r in &lines {
+            for &c in &lines {
+                if line_class(ctx, r) == line_class(ctx, c) {
+                    continue;
+                }
+                let (rs, cs) = (ctx.t.house_sets[r], ctx.t.house_sets[c]);
+                if rs.and(bset).is_empty() || cs.and(bset).is_empty() {
+                    continue;
+                }
+                if !s.is_subset(rs.or(cs)) || s.is_subset(rs) || s.is_subset(cs) {
+                    continue;
+                }
+                for l in links {
+                    if !lines.contains(&l.h) || !ctx.t.house_sets[l.h].and(bset).is_empty() {
+                        continue;
+                    }
+                    if !rs.contains(l.a) || rs.contains(l.b) {
+                        continue;
+                    }
+                    let targets = cs
+                        .and(all)
+                        .minus(bset)
+                        .and(ctx.t.peers[l.b])
+                        .minus(CellSet::from_cells([l.a, l.b]));
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let box_cells = s.to_vec();
+                    let d = Digits::single(digit);
+                    sink(
+                        Step::new(
+                            info,
+                            Pattern::SingleDigit {
+                                digit,
+                                cells: vec![l.a, l.b],
+                                house: Some(b),
+                            },
+                        )
+                        .eliminate(ctx.elims(targets, digit))
+                        .house(b, Role::Defining)
+                        .candidates(&box_cells, d, Role::Defining)
+                        .candidates(&[l.a, l.b], d, Role::Defining)
+                        .highlight(
+                            Target::Link(
+                                super::Candidate::new(l.a, digit),
+                                super::Candidate::new(l.b, digit),
+                                LinkKind::Strong,
+                            ),
+                            Role::Defining,
+                        ),
+                    )?;
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::SingleDigit {
+        digit,
+        cells,
+        house,
+    } = &step.pattern
+    else {
+        return step.name().to_string();
+    };
+    let d = digit_char(*digit);
+    match (detail, house) {
+        (Detail::Nudge, Some(b)) => format!("Look at {d} in {}", house_name(g, *b)),
+        (Detail::Nudge, None) => format!("Look at the {d}s"),
+        (Detail::Technique, _) => {
+            format!("There is {} {} on {d}", article(step.name()), step.name())
+        }
+        (Detail::Full, Some(b)) if cells.len() == 2 => format!(
+            "{} on {d}: the {d}s of {} lie on one row and one column; with the strong link \
+             {}, one of them holds {d} either way: {}",
+            step.name(),
+            house_name(g, *b),
+            cell_list(g, cells).replace(" and ", " = "),
+            effect_text(g, step)
+        ),
+        (Detail::Full, _) if cells.len() == 4 => format!(
+            "{} on {d}: {} = {} - {} = {}, so {} or {} holds {d}: {}",
+            step.name(),
+            g.cell_name(cells[0]),
+            g.cell_name(cells[1]),
+            g.cell_name(cells[2]),
+            g.cell_name(cells[3]),
+            g.cell_name(cells[0]),
+            g.cell_name(cells[3]),
+            effect_text(g, step)
+        ),
+        _ => format!("{}: {}", step.name(), effect_text(g, step)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::grid;
+    use super::super::{find_all, Detail};
+    use crate::geometry::Digits;
+
+    /// Digit 1 only in the listed cells (1-based row, col).
+    fn ones(cells: &[(usize, usize)]) -> crate::puzzle::Grid {
+        let mut g = grid(&".".repeat(81));
+        for c in 0..81 {
+            if !cells.contains(&(c / 9 + 1, c % 9 + 1)) {
+                g.set_candidates(c, Digits::range(2, 9));
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn skyscraper_hits_cells_seeing_both_roofs() {
+        // Rows 1 and 5: 1 in c1 and c4 / c1 and c6; other 1s in r2c5, r2c6 and r3c8.
+        let g = ones(&[
+            (1, 1),
+            (1, 4),
+            (5, 1),
+            (5, 6),
+            (2, 5),
+            (2, 6),
+            (3, 8),
+            (8, 8),
+        ]);
+        let steps = find_all(&g, "skyscraper");
+        let s = steps.first().expect("skyscraper");
+        let names: Vec<String> = s
+            .eliminations
+            .iter()
+            .map(|e| g.geometry().cell_name(e.cell))
+            .collect();
+        // The roofs are r1c4 and r5c6: only r2c6 sees both (box 2 and column 6).
+        assert_eq!(names, ["r2c6"]);
+        assert!(s
+            .explain(g.geometry(), Detail::Full)
+            .starts_with("Skyscraper on 1"));
+    }
+}

@@ -1,0 +1,169 @@
+//! Singles: full house, naked single, hidden single. Each step places one digit.
+//!
+//! Hidden singles look only at digits that *must* appear in the house, so they also work
+//! on consecutive-run lines and killer cages.
+
+use super::step::{article, house_name};
+use super::{must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use crate::geometry::{digit_char, Geometry, Rule};
+use std::ops::ControlFlow;
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    match info.id {
+        "full-house" => full_house(ctx, info, sink),
+        "naked-single" => naked_single(ctx, info, sink),
+        "hidden-single" => hidden_single(ctx, info, sink),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
+fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for &h in &ctx.t.complete {
+        let empty = ctx.t.house_sets[h].and(ctx.empty);
+        if empty.len() != 1 {
+            continue;
+        }
+        let Some(cell) = empty.first() else { continue };
+        // The one digit the house still lacks; a broken grid may not offer it.
+        let missing = ctx.geo.all_digits().without(ctx.placed_in(h));
+        let Some(digit) = missing.single_digit() else {
+            continue;
+        };
+        if !ctx.cand[cell].contains(digit) {
+            continue;
+        }
+        sink(
+            Step::new(
+                info,
+                Pattern::Single {
+                    cell,
+                    digit,
+                    house: Some(h),
+                },
+            )
+            .place(cell, digit)
+            .house(h, Role::Defining),
+        )?;
+    }
+    ControlFlow::Continue(())
+}
+
+fn naked_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for cell in ctx.empty.iter() {
+        if let Some(digit) = ctx.cand[cell].single_digit() {
+            sink(
+                Step::new(
+                    info,
+                    Pattern::Single {
+                        cell,
+                        digit,
+                        house: None,
+                    },
+                )
+                .place(cell, digit)
+                .cells(&[cell], Role::Defining),
+            )?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for (h, house) in ctx.geo.houses().iter().enumerate() {
+        let must = if house.rule == Rule::Complete {
+            ctx.geo.all_digits()
+        } else {
+            must_appear(ctx.grid, house)
+        };
+        for digit in must.without(ctx.placed_in(h)).iter() {
+            let places = ctx.where_in(h, digit);
+            if places.len() != 1 {
+                continue;
+            }
+            let Some(cell) = places.first() else { continue };
+            sink(
+                Step::new(
+                    info,
+                    Pattern::Single {
+                        cell,
+                        digit,
+                        house: Some(h),
+                    },
+                )
+                .place(cell, digit)
+                .house(h, Role::Defining),
+            )?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Single { cell, digit, house } = step.pattern else {
+        return step.name().to_string();
+    };
+    let name = g.cell_name(cell);
+    let d = digit_char(digit);
+    let where_ = house.map_or_else(|| name.clone(), |h| house_name(g, h));
+    match detail {
+        Detail::Nudge => format!("Look at {where_}"),
+        Detail::Technique => format!(
+            "There is {} {} in {where_}",
+            article(step.name()),
+            step.name().to_lowercase()
+        ),
+        Detail::Full => match (step.id(), house) {
+            ("full-house", Some(h)) => format!(
+                "Full House: {name} is the last empty cell of {}; place {d} there",
+                house_name(g, h)
+            ),
+            ("hidden-single", Some(h)) => format!(
+                "Hidden Single: in {}, {d} can only go in {name}; place {d} there",
+                house_name(g, h)
+            ),
+            _ => format!("Naked Single: {name} can only hold {d}; place {d} there"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::grid;
+    use super::super::{find_all, next_step};
+
+    const EASY: &str =
+        ".....8........7.2927.1.9.38..3....6.7.......5.8....1..93.5.1.8714.7........4.....";
+
+    #[test]
+    fn full_house_names_the_house_and_digit() {
+        // Row 1 misses only r1c9 (9).
+        let g = grid(
+            "12345678.........................................................................",
+        );
+        let steps = find_all(&g, "full-house");
+        assert_eq!(steps.len(), 1);
+        assert_eq!(
+            steps[0].explain(g.geometry(), super::Detail::Full),
+            "Full House: r1c9 is the last empty cell of row 1; place 9 there"
+        );
+    }
+
+    #[test]
+    fn every_single_is_true() {
+        let g = grid(EASY);
+        let p =
+            crate::format::parse_line(EASY.as_bytes(), crate::puzzle::Variant::Standard, "t", 1)
+                .unwrap()
+                .unwrap();
+        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+        for id in ["full-house", "naked-single", "hidden-single"] {
+            for s in find_all(&g, id) {
+                for c in &s.placements {
+                    assert_eq!(sol[c.cell], c.digit, "{id}");
+                }
+            }
+        }
+        assert!(!find_all(&g, "hidden-single").is_empty());
+        assert!(next_step(&g, None).is_some());
+    }
+}

@@ -1,0 +1,304 @@
+//! The technique table: ids, names, families, levels, scores and search order as data.
+//! Order, levels and scores are HoDoKu 2.2's defaults, so that ratings can be compared.
+
+use crate::solver::rate::Level;
+
+/// Which family (and so which file) finds a technique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    Singles,
+    Intersections,
+    Subsets,
+    Fish,
+    SingleDigit,
+    Wings,
+    Coloring,
+    Uniqueness,
+    /// Steps taken from the known solution.
+    LastResort,
+}
+
+/// One row of the technique table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TechniqueInfo {
+    /// kebab-case id used in JSON, tests and configuration.
+    pub id: &'static str,
+    pub name: &'static str,
+    pub family: Family,
+    pub level: Level,
+    /// Added to the rating score each time the technique is used.
+    pub score: u32,
+    /// Search order: the solver tries techniques by increasing order.
+    pub order: u32,
+    /// Tried by [`next_step`](super::next_step) by default.
+    pub enabled: bool,
+}
+
+const fn info(
+    id: &'static str,
+    name: &'static str,
+    family: Family,
+    level: Level,
+    score: u32,
+    order: u32,
+) -> TechniqueInfo {
+    TechniqueInfo {
+        id,
+        name,
+        family,
+        level,
+        score,
+        order,
+        enabled: true,
+    }
+}
+
+use Family as F;
+use Level as L;
+
+/// The table, sorted by `order` (a unit test keeps it so).
+static TABLE: &[TechniqueInfo] = &[
+    // id                             name                                  family           level       score order
+    info("full-house", "Full House", F::Singles, L::Easy, 4, 100),
+    info("naked-single", "Naked Single", F::Singles, L::Easy, 4, 200),
+    info(
+        "hidden-single",
+        "Hidden Single",
+        F::Singles,
+        L::Easy,
+        14,
+        300,
+    ),
+    info(
+        "locked-pair",
+        "Locked Pair",
+        F::Subsets,
+        L::Medium,
+        40,
+        1000,
+    ),
+    info(
+        "locked-triple",
+        "Locked Triple",
+        F::Subsets,
+        L::Medium,
+        60,
+        1100,
+    ),
+    info(
+        "locked-candidates-pointing",
+        "Locked Candidates (Pointing)",
+        F::Intersections,
+        L::Medium,
+        50,
+        1200,
+    ),
+    info(
+        "locked-candidates-claiming",
+        "Locked Candidates (Claiming)",
+        F::Intersections,
+        L::Medium,
+        50,
+        1210,
+    ),
+    info("naked-pair", "Naked Pair", F::Subsets, L::Medium, 60, 1300),
+    info(
+        "naked-triple",
+        "Naked Triple",
+        F::Subsets,
+        L::Medium,
+        80,
+        1400,
+    ),
+    info(
+        "hidden-pair",
+        "Hidden Pair",
+        F::Subsets,
+        L::Medium,
+        70,
+        1500,
+    ),
+    info(
+        "hidden-triple",
+        "Hidden Triple",
+        F::Subsets,
+        L::Medium,
+        100,
+        1600,
+    ),
+    info(
+        "naked-quadruple",
+        "Naked Quadruple",
+        F::Subsets,
+        L::Hard,
+        120,
+        2000,
+    ),
+    info(
+        "hidden-quadruple",
+        "Hidden Quadruple",
+        F::Subsets,
+        L::Hard,
+        150,
+        2100,
+    ),
+    info("x-wing", "X-Wing", F::Fish, L::Hard, 140, 2200),
+    info("swordfish", "Swordfish", F::Fish, L::Hard, 150, 2300),
+    info("jellyfish", "Jellyfish", F::Fish, L::Hard, 160, 2400),
+    info("remote-pair", "Remote Pair", F::Wings, L::Hard, 110, 2800),
+    info("bug-plus-1", "BUG+1", F::Uniqueness, L::Hard, 100, 2900),
+    info(
+        "skyscraper",
+        "Skyscraper",
+        F::SingleDigit,
+        L::Hard,
+        130,
+        3000,
+    ),
+    info(
+        "2-string-kite",
+        "2-String Kite",
+        F::SingleDigit,
+        L::Hard,
+        150,
+        3100,
+    ),
+    info(
+        "turbot-fish",
+        "Turbot Fish",
+        F::SingleDigit,
+        L::Hard,
+        120,
+        3120,
+    ),
+    info(
+        "empty-rectangle",
+        "Empty Rectangle",
+        F::SingleDigit,
+        L::Hard,
+        120,
+        3170,
+    ),
+    info("w-wing", "W-Wing", F::Wings, L::Hard, 150, 3200),
+    info("xy-wing", "XY-Wing", F::Wings, L::Hard, 160, 3300),
+    info("xyz-wing", "XYZ-Wing", F::Wings, L::Hard, 180, 3400),
+    info(
+        "finned-x-wing",
+        "Finned X-Wing",
+        F::Fish,
+        L::Hard,
+        130,
+        4100,
+    ),
+    info(
+        "sashimi-x-wing",
+        "Sashimi X-Wing",
+        F::Fish,
+        L::Hard,
+        150,
+        4200,
+    ),
+    info(
+        "finned-swordfish",
+        "Finned Swordfish",
+        F::Fish,
+        L::Unfair,
+        200,
+        4300,
+    ),
+    info(
+        "sashimi-swordfish",
+        "Sashimi Swordfish",
+        F::Fish,
+        L::Unfair,
+        240,
+        4400,
+    ),
+    info(
+        "finned-jellyfish",
+        "Finned Jellyfish",
+        F::Fish,
+        L::Unfair,
+        250,
+        4500,
+    ),
+    info(
+        "sashimi-jellyfish",
+        "Sashimi Jellyfish",
+        F::Fish,
+        L::Unfair,
+        260,
+        4600,
+    ),
+    info(
+        "simple-colors-trap",
+        "Simple Colors Trap",
+        F::Coloring,
+        L::Hard,
+        150,
+        5330,
+    ),
+    info(
+        "simple-colors-wrap",
+        "Simple Colors Wrap",
+        F::Coloring,
+        L::Hard,
+        150,
+        5331,
+    ),
+    info(
+        "multi-colors-1",
+        "Multi Colors 1",
+        F::Coloring,
+        L::Hard,
+        200,
+        5360,
+    ),
+    info(
+        "multi-colors-2",
+        "Multi Colors 2",
+        F::Coloring,
+        L::Hard,
+        200,
+        5361,
+    ),
+    TechniqueInfo {
+        enabled: false,
+        ..info("guess", "Guess", F::LastResort, L::Extreme, 10000, 8900)
+    },
+];
+
+/// Every technique, in search order.
+pub fn techniques() -> &'static [TechniqueInfo] {
+    TABLE
+}
+
+/// The table row of an id.
+pub fn technique(id: &str) -> Option<&'static TechniqueInfo> {
+    TABLE.iter().find(|t| t.id == id)
+}
+
+/// The `guess` row (always present).
+pub fn guess_info() -> &'static TechniqueInfo {
+    &TABLE[TABLE.len() - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_sorted_unique_and_kebab_case() {
+        assert!(TABLE.windows(2).all(|w| w[0].order < w[1].order));
+        for (i, t) in TABLE.iter().enumerate() {
+            assert!(TABLE[..i].iter().all(|o| o.id != t.id), "{} twice", t.id);
+            assert!(t
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+        }
+        assert_eq!(guess_info().id, "guess");
+        assert_eq!(technique("x-wing").map(|t| t.score), Some(140));
+    }
+}

@@ -1,0 +1,96 @@
+//! `hint`, `explain` and `rate` on the command line: text, JSON and exit statuses.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const EASY: &str =
+    ".....8........7.2927.1.9.38..3....6.7.......5.8....1..93.5.1.8714.7........4.....";
+
+fn termdoku() -> Command {
+    Command::cargo_bin("termdoku").unwrap()
+}
+
+#[test]
+fn hint_prints_one_step() {
+    termdoku()
+        .args(["hint", EASY])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "Hidden Single: in row 7, 4 can only go in r7c7",
+        ));
+}
+
+#[test]
+fn hint_json_is_one_object() {
+    let out = termdoku().args(["hint", "--json", EASY]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["technique"], "hidden-single");
+    assert_eq!(v["level"], "easy");
+    assert_eq!(v["score"], 14);
+    assert_eq!(v["placements"][0]["cell"], "r7c7");
+    assert_eq!(v["houses"][0], "row 7");
+}
+
+#[test]
+fn explain_json_ends_with_a_summary() {
+    let out = termdoku()
+        .args(["explain", "--json", EASY])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["solved"], true);
+    assert_eq!(summary["guesses"], 0);
+    assert_eq!(summary["steps"].as_u64().unwrap() as usize, lines.len() - 1);
+    // HoDoKu rates this puzzle medium 500.
+    assert_eq!(summary["level"], "medium");
+    assert_eq!(summary["score"], 500);
+}
+
+#[test]
+fn explain_text_numbers_steps() {
+    termdoku()
+        .args(["explain", EASY])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("  1. Hidden Single"))
+        .stdout(predicate::str::contains("Solved in"));
+}
+
+#[test]
+fn rate_reads_stdin_and_flags_bad_puzzles() {
+    let input = format!("{EASY}\n{}\n", ".".repeat(81));
+    termdoku()
+        .arg("rate")
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("medium 500\nmultiple\n")
+        .stderr(predicate::str::contains("<stdin>:2: not unique"));
+}
+
+#[test]
+fn bad_puzzles_exit_1_and_bad_usage_exit_2() {
+    let mut conflict = EASY.to_string();
+    conflict.replace_range(0..2, "99");
+    termdoku()
+        .args(["hint", &conflict])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("invalid"));
+    termdoku().args(["hint", "12x"]).assert().code(2);
+    termdoku().args(["explain"]).assert().code(2);
+    termdoku()
+        .args(["rate", "/nonexistent/file.txt"])
+        .assert()
+        .code(2);
+}
