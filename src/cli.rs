@@ -76,7 +76,8 @@ pub enum Command {
         /// none for killer).
         #[arg(long)]
         symmetry: Option<String>,
-        /// Print TOML puzzle files instead of lines (always for jigsaw and killer).
+        /// Print TOML instead of lines (always for jigsaw and killer): a puzzle file for one
+        /// puzzle, a collection of `[[puzzle]]` tables for several.
         #[arg(long)]
         toml: bool,
         /// Training mode: the logical solution must use this technique (e.g. x-wing).
@@ -462,12 +463,17 @@ fn generate_command(a: GenerateArgs) -> i32 {
         let text = if toml {
             let mut p = g.puzzle.clone();
             p.source = Some(format!("termdoku generate --seed {seed} #{}", i + 1));
-            format!(
-                "# puzzle {}: {level} {}\n{}\n",
-                i + 1,
-                r.score,
-                format::write_toml(&p)
-            )
+            if a.count > 1 {
+                // Several puzzles make one TOML collection (as in `puzzles/`).
+                format!(
+                    "# puzzle {}: {level} {}\n{}",
+                    i + 1,
+                    r.score,
+                    generate::shipped::write_collection([&p])
+                )
+            } else {
+                format!("# {level} {}\n{}", r.score, format::write_toml(&p))
+            }
         } else {
             format!("{}  # {level} {}\n", format::write_line(&g.puzzle), r.score)
         };
