@@ -477,7 +477,11 @@ fn generate_command(a: GenerateArgs) -> i32 {
         } else {
             format!("{}  # {level} {}\n", format::write_line(&g.puzzle), r.score)
         };
-        if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
             return EXIT_USAGE;
         }
         if a.stats {

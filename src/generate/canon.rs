@@ -104,7 +104,9 @@ mod tests {
 
     #[test]
     fn invariant_survives_every_symmetry() {
-        let p = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......");
+        let p = parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        );
         let mut rng = Rng::new(5);
         for _ in 0..200 {
             assert_eq!(invariant(&random_transform(&p, &mut rng)), invariant(&p));
@@ -113,7 +115,9 @@ mod tests {
 
     #[test]
     fn invariant_separates_a_changed_clue() {
-        let p = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......");
+        let p = parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        );
         let mut q = p;
         q[1] = 9; // one more given
         assert_ne!(invariant(&p), invariant(&q));

@@ -131,7 +131,17 @@ impl Ctx {
             let mut out = [0u8; 81];
             return fast9::solve9(&g, 2, &mut out);
         }
-        self.exact.count_givens(givens, 2).count
+        // The bit-plane solver (up to 128 cells) is 1.3 to 3 times faster here than the
+        // prepared cell-list solver (measured on diagonal and killer); 16x16 falls back.
+        let all = self.geometry.all_digits();
+        let cands: Vec<Digits> = givens
+            .iter()
+            .map(|&d| if d == 0 { all } else { Digits::single(d) })
+            .collect();
+        match crate::solver::planes::solve(&self.geometry, &cands, 2) {
+            Some(s) => s.count,
+            None => self.exact.count(&cands, 2).count,
+        }
     }
 
     fn random_solution(&self, givens: &[u8], rng: &mut Rng, budget: usize) -> Option<Vec<u8>> {
@@ -229,7 +239,10 @@ impl Generator {
     }
 
     /// Puzzles `0..count` of this seed, each computed when the iterator reaches it.
-    pub fn iter(&self, count: usize) -> impl Iterator<Item = Result<Generated, GenerateError>> + '_ {
+    pub fn iter(
+        &self,
+        count: usize,
+    ) -> impl Iterator<Item = Result<Generated, GenerateError>> + '_ {
         (0..count as u64).map(|i| self.generate(i))
     }
 
@@ -272,11 +285,8 @@ impl Generator {
                 let mut layout = Layout::new(Variant::Jigsaw, size);
                 layout.regions = Some(regions::random_regions(size, rng).ok()?);
                 ctx_owned = Ctx::new(layout, self.opts.symmetry)?;
-                solution = ctx_owned.random_solution(
-                    &vec![0; size * size],
-                    rng,
-                    SOLUTION_BUDGET,
-                )?;
+                solution =
+                    ctx_owned.random_solution(&vec![0; size * size], rng, SOLUTION_BUDGET)?;
                 &ctx_owned
             }
             Variant::Killer => {

@@ -173,12 +173,18 @@ mod tests {
 
     #[test]
     fn singles_solve_an_easy_puzzle_but_not_a_hard_one() {
-        let easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-        let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-        let p = parse_line(easy.as_bytes(), Variant::Standard, "t", 1).unwrap().unwrap();
+        let easy =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        let hard =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let p = parse_line(easy.as_bytes(), Variant::Standard, "t", 1)
+            .unwrap()
+            .unwrap();
         assert!(Singles::new(p.geometry()).solve(&p.givens).is_some());
         assert_eq!(rate_puzzle(&p).level, Level::Easy);
-        let q = parse_line(hard.as_bytes(), Variant::Standard, "t", 1).unwrap().unwrap();
+        let q = parse_line(hard.as_bytes(), Variant::Standard, "t", 1)
+            .unwrap()
+            .unwrap();
         assert!(Singles::new(q.geometry()).solve(&q.givens).is_none());
     }
 }

@@ -40,12 +40,12 @@ pub fn random_regions(size: usize, rng: &mut Rng) -> Result<Vec<char>, LayoutErr
         // A cell of region B, other than b, touching region A after a leaves it.
         let givers: Vec<usize> = (0..n)
             .filter(|&c| {
-                region[c] == rb
-                    && c != b
-                    && neighbours(size, c).any(|x| x != a && region[x] == ra)
+                region[c] == rb && c != b && neighbours(size, c).any(|x| x != a && region[x] == ra)
             })
             .collect();
-        let Some(&c) = rng.pick(&givers) else { continue };
+        let Some(&c) = rng.pick(&givers) else {
+            continue;
+        };
         region[a] = rb;
         region[c] = ra;
         let cells_of = |r: usize| (0..n).filter(|&x| region[x] == r).collect::<Vec<_>>();
@@ -83,7 +83,10 @@ mod tests {
             let labels = random_regions(size, &mut rng).unwrap();
             square::square(size, Some(&labels), false, &[]).unwrap();
             let cells = |g: &crate::geometry::Geometry| -> Vec<Vec<usize>> {
-                g.houses()[2 * size..].iter().map(|h| h.cells.clone()).collect()
+                g.houses()[2 * size..]
+                    .iter()
+                    .map(|h| h.cells.clone())
+                    .collect()
             };
             let boxes = square::standard(size).unwrap();
             let g = square::square(size, Some(&labels), false, &[]).unwrap();

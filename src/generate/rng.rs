@@ -57,11 +57,12 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream() {
-        let a: Vec<u64> = (0..5).map({
-            let mut r = Rng::new(7);
-            move |_| r.next_u64()
-        })
-        .collect();
+        let a: Vec<u64> = (0..5)
+            .map({
+                let mut r = Rng::new(7);
+                move |_| r.next_u64()
+            })
+            .collect();
         let mut r = Rng::new(7);
         assert!(a.iter().all(|&x| x == r.next_u64()));
         assert_ne!(Rng::derive(7, 0).next_u64(), Rng::derive(7, 1).next_u64());

@@ -73,7 +73,9 @@ impl Collection {
         } else {
             let mut out = Vec::new();
             for (i, line) in self.text.lines().enumerate() {
-                if let Some(p) = format::parse_line(line.as_bytes(), self.variant, self.path, i + 1)? {
+                if let Some(p) =
+                    format::parse_line(line.as_bytes(), self.variant, self.path, i + 1)?
+                {
                     out.push(p);
                 }
             }
@@ -208,7 +210,11 @@ mod tests {
     fn every_shipped_puzzle_is_unique_and_at_its_level() {
         for c in collections() {
             let puzzles = c.puzzles().unwrap_or_else(|e| panic!("{e}"));
-            assert!(!puzzles.is_empty() || c.level == Level::Extreme, "{} is empty", c.path);
+            assert!(
+                !puzzles.is_empty() || c.level == Level::Extreme,
+                "{} is empty",
+                c.path
+            );
             for (i, p) in puzzles.iter().enumerate() {
                 assert_eq!(p.variant(), c.variant, "{} #{}", c.path, i + 1);
                 assert_eq!(exact::solve(p, 2).count, 1, "{} #{}", c.path, i + 1);

@@ -17,7 +17,11 @@ fn check(g: &Generated, opts: &Options) {
         Some(t) => assert!(r.uses(t) && r.level <= opts.level),
         None => assert_eq!(r.level, opts.level, "{}", crate::format::write_line(p)),
     }
-    assert!(symmetry::is_symmetric(opts.symmetry, p.geometry(), &p.givens));
+    assert!(symmetry::is_symmetric(
+        opts.symmetry,
+        p.geometry(),
+        &p.givens
+    ));
 }
 
 fn sample(variant: Variant, level: Level, count: usize) -> Vec<Generated> {
@@ -31,16 +35,70 @@ fn sample(variant: Variant, level: Level, count: usize) -> Vec<Generated> {
 }
 
 #[test]
-fn standard_easy_and_hard() {
+fn standard_every_level() {
     sample(Variant::Standard, Level::Easy, 5);
-    sample(Variant::Standard, Level::Hard, 5);
+    sample(Variant::Standard, Level::Medium, 3);
+    sample(Variant::Standard, Level::Hard, 3);
+    sample(Variant::Standard, Level::Unfair, 1);
+    sample(Variant::Standard, Level::Extreme, 2);
 }
 
 #[test]
 fn diagonal_and_honeycomb() {
     sample(Variant::Diagonal, Level::Easy, 3);
-    sample(Variant::Diagonal, Level::Hard, 3);
+    sample(Variant::Diagonal, Level::Medium, 2);
+    sample(Variant::Diagonal, Level::Hard, 2);
+    sample(Variant::Diagonal, Level::Extreme, 1);
     sample(Variant::Honeycomb, Level::Easy, 3);
+    sample(Variant::Honeycomb, Level::Medium, 2);
+    sample(Variant::Honeycomb, Level::Hard, 1);
+}
+
+#[test]
+fn jigsaw_middle_levels() {
+    sample(Variant::Jigsaw, Level::Medium, 1);
+    sample(Variant::Jigsaw, Level::Extreme, 1);
+}
+
+#[test]
+fn training_puzzles_use_the_technique() {
+    for t in ["x-wing", "naked-pair"] {
+        let opts = Options {
+            technique: Some(t.into()),
+            ..Options::new(Variant::Standard, rating::technique_level(t))
+        };
+        let gen = Generator::new(opts.clone(), 3).unwrap();
+        for g in gen.iter(2) {
+            check(&g.unwrap(), &opts);
+        }
+    }
+}
+
+/// 1,000 standard puzzles, none equal to another up to the Sudoku symmetries; prints the
+/// clue-count distribution (`cargo test variety -- --nocapture`). `TD_VARIETY_LEVEL` picks
+/// the level (easy by default, to keep `cargo test` fast).
+#[test]
+fn thousand_standard_puzzles_are_distinct() {
+    let level = std::env::var("TD_VARIETY_LEVEL")
+        .ok()
+        .and_then(|l| parse_level(&l))
+        .unwrap_or(Level::Easy);
+    let gen = Generator::new(Options::new(Variant::Standard, level), 2026).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut clues = std::collections::BTreeMap::new();
+    for g in gen.iter(1000) {
+        let g = g.unwrap();
+        let mut givens = [0u8; 81];
+        givens.copy_from_slice(&g.puzzle.givens);
+        assert!(
+            seen.insert(canon::invariant(&givens)),
+            "two equivalent puzzles: {}",
+            crate::format::write_line(&g.puzzle)
+        );
+        *clues.entry(g.puzzle.given_count()).or_insert(0usize) += 1;
+    }
+    println!("{} clue counts: {clues:?}", level_name(level));
+    assert!(clues.len() >= 3, "clue counts barely vary: {clues:?}");
 }
 
 #[test]
@@ -78,7 +136,10 @@ fn every_symmetry_holds() {
             symmetry,
             ..Options::new(Variant::Standard, Level::Easy)
         };
-        let g = Generator::new(opts.clone(), 5).unwrap().generate(0).unwrap();
+        let g = Generator::new(opts.clone(), 5)
+            .unwrap()
+            .generate(0)
+            .unwrap();
         check(&g, &opts);
     }
     let bad = Options {
