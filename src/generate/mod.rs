@@ -309,22 +309,25 @@ impl Generator {
         // Removing clues from the full grid beats building up from an empty one on every
         // variant (measured: killer 40 ms against 1.1 s median), since most checks are on
         // dense, easily proved grids.
-        let mut givens = if easy && self.opts.variant != Variant::Killer {
-            // Singles solving the puzzle proves it unique, so no solver call is needed.
-            reduce(ctx, solution.clone(), rng, Keep::Singles)
-        } else if !matches!(self.opts.variant, Variant::Standard | Variant::Killer)
-            && self.opts.level < Level::Extreme
-        {
-            // Minimal variant puzzles are mostly extreme (a minimal honeycomb has 5 to 8
-            // givens), so middle levels are reached from above only with luck. Instead go
-            // down from an easy puzzle, keeping each removal that leaves the rating at or
-            // below the target (measured: honeycomb medium 2.1 s -> 47 ms median, jigsaw
-            // hard 460 -> 177 ms; plain 9x9 is faster the other way).
-            let start = reduce(ctx, solution.clone(), rng, Keep::Singles);
-            reduce(ctx, start, rng, Keep::AtMost(self.opts.level))
-        } else {
-            reduce(ctx, solution.clone(), rng, Keep::Unique)
-        };
+        // Honeycomb's run rules let the rater solve far sparser puzzles than singles over
+        // its three complete lines, so its easy puzzles take the rated path below.
+        let mut givens =
+            if easy && !matches!(self.opts.variant, Variant::Killer | Variant::Honeycomb) {
+                // Singles solving the puzzle proves it unique, so no solver call is needed.
+                reduce(ctx, solution.clone(), rng, Keep::Singles)
+            } else if !matches!(self.opts.variant, Variant::Standard | Variant::Killer)
+                && self.opts.level < Level::Extreme
+            {
+                // Minimal variant puzzles are mostly extreme (a minimal honeycomb has 5 to 8
+                // givens), so middle levels are reached from above only with luck. Instead go
+                // down from an easy puzzle, keeping each removal that leaves the rating at or
+                // below the target (measured: honeycomb medium 2.1 s -> 47 ms median, jigsaw
+                // hard 460 -> 177 ms; plain 9x9 is faster the other way).
+                let start = reduce(ctx, solution.clone(), rng, Keep::Singles);
+                reduce(ctx, start, rng, Keep::AtMost(self.opts.level))
+            } else {
+                reduce(ctx, solution.clone(), rng, Keep::Unique)
+            };
         let mut rating = ctx.rate(&givens)?;
         if !self.wanted(&rating) && rating.level > self.opts.level {
             // Too hard: give clues back until the level drops to the target.
