@@ -44,6 +44,17 @@ impl From<VariantArg> for Variant {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// The full-screen player (the default with no subcommand): resumes the last game, or
+    /// opens PUZZLE, or a new game of the given variant and difficulty.
+    Play {
+        /// A puzzle file (TOML or line format) or a line-format string.
+        puzzle: Option<String>,
+        #[arg(long, value_enum)]
+        variant: Option<VariantArg>,
+        /// easy, medium, hard, unfair or extreme (from the puzzles/ folder).
+        #[arg(long)]
+        difficulty: Option<String>,
+    },
     /// Solve puzzles: one answer line per input puzzle line.
     Solve {
         #[arg(long, value_enum, default_value = "standard")]
@@ -139,6 +150,15 @@ pub const EXIT_USAGE: i32 = 2;
 /// Runs a subcommand and returns the exit status.
 pub fn run(command: Command) -> i32 {
     match command {
+        Command::Play {
+            puzzle,
+            variant,
+            difficulty,
+        } => crate::tui::play(crate::tui::PlayArgs {
+            puzzle,
+            variant: variant.map(Into::into),
+            difficulty,
+        }),
         Command::Solve {
             variant,
             count,

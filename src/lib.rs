@@ -6,8 +6,10 @@
 pub mod batch;
 pub mod cli;
 pub mod format;
+pub mod game;
 pub mod generate;
 pub mod geometry;
 pub mod progress;
 pub mod puzzle;
 pub mod solver;
+pub mod tui;

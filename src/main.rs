@@ -5,11 +5,7 @@ fn main() {
     let args = Cli::parse();
     let status = match args.command {
         Some(command) => cli::run(command),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            cli::EXIT_OK
-        }
+        None => termdoku::tui::play(termdoku::tui::PlayArgs::default()),
     };
     std::process::exit(status);
 }

@@ -469,7 +469,7 @@ CCDD
         let err = parse_toml(text.as_bytes(), "k.toml").unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("k.toml:5:19: cell \"r10c2\" is outside"),
+                .starts_with("k.toml:5:18: cell \"r10c2\" is outside"),
             "{err}"
         );
         let text = "variant = \"killer\"\n\n[[cage]]\nsum = 30\ncells = [\"r1c1\", \"r1c2\"]\n";
@@ -504,7 +504,7 @@ CCDD
         let err = parse_toml(b"variant = \"st\xFFandard\"", "b.toml").unwrap_err();
         assert!(
             err.to_string()
-                .contains("b.toml:1:15: unexpected byte 0xFF"),
+                .contains("b.toml:1:14: unexpected byte 0xFF"),
             "{err}"
         );
     }

@@ -274,11 +274,9 @@ mod tests {
 
     #[test]
     fn jigsaw_regions_are_checked() {
-        let rows = ["AAB", "ABB", "CCC"];
-        let _ = rows; // 3x3 is unsupported; use 4x4
         let ok: Vec<char> = "AABBAABBCCDDCCDD".chars().collect();
         assert!(square(4, Some(&ok), false, &[]).is_ok());
-        let wrong_size: Vec<char> = "AAABABBBCCDDCCDD".chars().collect();
+        let wrong_size: Vec<char> = "AAAAABBBCCDDCCDD".chars().collect();
         assert_eq!(
             square(4, Some(&wrong_size), false, &[]).unwrap_err(),
             LayoutError::RegionSize {

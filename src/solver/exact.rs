@@ -183,6 +183,20 @@ pub fn combinations(n: u8, k: usize, sum: u32) -> Vec<u16> {
         .collect()
 }
 
+/// The digit sets a house may hold: None for `Complete` (all digits), the consecutive
+/// windows of its length for a run, the combinations of its sum for a cage.
+pub fn digit_sets(rule: Rule, len: usize, n: u8) -> Option<Vec<u16>> {
+    match rule {
+        Rule::Complete => None,
+        Rule::ConsecutiveRun => Some(
+            (1..=(usize::from(n) + 1).saturating_sub(len))
+                .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
+                .collect(),
+        ),
+        Rule::Cage { sum } => Some(combinations(n, len, sum)),
+    }
+}
+
 impl Plan {
     fn new(g: &Geometry) -> Plan {
         let n = g.max_digit();
@@ -190,15 +204,10 @@ impl Plan {
             .houses()
             .iter()
             .map(|h| {
-                let len = h.cells.len();
-                let kind = match h.rule {
-                    Rule::Complete => Kind::Complete,
-                    Rule::ConsecutiveRun => Kind::Run(
-                        (1..=(n as usize + 1).saturating_sub(len))
-                            .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
-                            .collect(),
-                    ),
-                    Rule::Cage { sum } => Kind::Combos(combinations(n, len, sum)),
+                let kind = match (h.rule, digit_sets(h.rule, h.cells.len(), n)) {
+                    (Rule::ConsecutiveRun, Some(sets)) => Kind::Run(sets),
+                    (_, Some(sets)) => Kind::Combos(sets),
+                    (_, None) => Kind::Complete,
                 };
                 PlanHouse {
                     cells: h.cells.iter().map(|&c| c as u16).collect(),

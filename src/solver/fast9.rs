@@ -848,18 +848,5 @@ mod tests {
             }
         }
     }
-
-    /// Every puzzle of the three benchmark files, solution independently checked.
-    /// Slow in debug builds: `cargo test --release -- --ignored`.
-    #[test]
-    #[ignore]
-    fn full_files() {
-        for name in [
-            "17-clue.txt",
-            "top1465.txt",
-            "forum-hardest-1905-11plus.txt",
-        ] {
-            check_unique_sample(name, 1);
-        }
-    }
+    // The whole files are covered by tests/conformance.rs.
 }

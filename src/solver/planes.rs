@@ -13,15 +13,15 @@ use crate::geometry::{Digits, Geometry};
 pub const MAX_CELLS: usize = 128;
 
 mod wide {
-    use super::super::exact::{combinations, Solutions};
-    use crate::geometry::{Digits, Geometry, Rule};
+    use super::super::exact::{digit_sets, Solutions};
+    use crate::geometry::{Digits, Geometry};
     type Mask = u128;
     include!("planes_body.rs");
 }
 
 mod narrow {
-    use super::super::exact::{combinations, Solutions};
-    use crate::geometry::{Digits, Geometry, Rule};
+    use super::super::exact::{digit_sets, Solutions};
+    use crate::geometry::{Digits, Geometry};
     type Mask = u64;
     include!("planes_body.rs");
 }

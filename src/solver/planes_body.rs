@@ -71,16 +71,8 @@ impl Plan {
             .houses()
             .iter()
             .map(|h| {
-                let len = h.cells.len();
-                let kind = match h.rule {
-                    Rule::Complete => Kind::Complete,
-                    Rule::ConsecutiveRun => Kind::Sets(
-                        (1..=(digits + 1).saturating_sub(len))
-                            .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
-                            .collect(),
-                    ),
-                    Rule::Cage { sum } => Kind::Sets(combinations(g.max_digit(), len, sum)),
-                };
+                let kind = digit_sets(h.rule, h.cells.len(), g.max_digit())
+                    .map_or(Kind::Complete, Kind::Sets);
                 House {
                     mask: h.cells.iter().fold(0, |m, &c| m | 1 << c),
                     kind,
@@ -294,44 +286,28 @@ impl Search<'_> {
                 .unwrap_or((open.trailing_zeros() as usize, 2))
         };
         // A digit with fewer places in a house than the cell has candidates branches narrower.
-        if let Some((d, places)) = self.plan.digit_branch(&s, k + 1) {
-            let list: Vec<usize> = bits(places).collect();
-            for (i, &c) in list.iter().enumerate() {
-                if self.count >= self.limit {
-                    return;
-                }
-                let mut next = if i + 1 == list.len() {
-                    std::mem::take(&mut s)
-                } else {
-                    s.clone()
-                };
-                for e in 0..self.plan.digits {
-                    if e != d {
-                        next.p[e] &= !(1 << c);
-                    }
-                }
-                self.run(next, 1 << c);
-            }
-            return;
-        }
-        let digits: Vec<usize> = (0..self.plan.digits)
-            .filter(|&d| s.p[d] & (1 << cell) != 0)
-            .collect();
-        for (i, &d) in digits.iter().enumerate() {
+        let choices: Vec<(usize, usize)> = match self.plan.digit_branch(&s, k + 1) {
+            Some((d, places)) => bits(places).map(|c| (c, d)).collect(),
+            None => (0..self.plan.digits)
+                .filter(|&d| s.p[d] & (1 << cell) != 0)
+                .map(|d| (cell, d))
+                .collect(),
+        };
+        for (i, &(c, d)) in choices.iter().enumerate() {
             if self.count >= self.limit {
                 return;
             }
-            let mut next = if i + 1 == digits.len() {
+            let mut next = if i + 1 == choices.len() {
                 std::mem::take(&mut s)
             } else {
                 s.clone()
             };
             for e in 0..self.plan.digits {
                 if e != d {
-                    next.p[e] &= !(1 << cell);
+                    next.p[e] &= !(1 << c);
                 }
             }
-            self.run(next, 1 << cell);
+            self.run(next, 1 << c);
         }
     }
 }

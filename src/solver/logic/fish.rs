@@ -7,7 +7,7 @@
 //! one candidate in the cover once the fins are set aside.
 
 use super::step::{article, cell_list, effect_text, house_list};
-use super::{combinations, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use super::{CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
@@ -46,6 +46,15 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     ControlFlow::Continue(())
 }
 
+/// A base line that can take part in a fish: its candidates and the cover lines they touch.
+#[derive(Clone, Copy)]
+struct Base {
+    h: HouseId,
+    cells: CellSet,
+    /// Bit `i`: the line has a candidate in `cover_lines[i]`.
+    hits: u64,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn search(
     ctx: &Ctx,
@@ -57,63 +66,254 @@ fn search(
     cover_lines: &[HouseId],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    let cells_of = |h: HouseId| ctx.where_in(h, digit);
+    // Cover lines are tracked as bits; no layout has more than 64 parallel lines.
+    if cover_lines.len() > 64 || n == 0 || n > MAX_N {
+        return ControlFlow::Continue(());
+    }
     // Basic fish need 2..=n candidates per base line; finned ones allow more (the fins).
-    let max_per_line = if kind == Kind::Basic {
-        n as u32
+    let (min_per_line, max_per_line) = if kind == Kind::Basic {
+        (2, n as u32)
     } else {
-        n as u32 + 3
+        (1, n as u32 + 3)
     };
-    let bases: Vec<HouseId> = base_lines
-        .iter()
-        .copied()
-        .filter(|&h| (1..=max_per_line).contains(&cells_of(h).len()))
-        .collect();
-    let all = ctx.digit[usize::from(digit)];
-    combinations(&bases, n, &mut |combo| {
-        let u = combo.iter().fold(CellSet::EMPTY, |m, &h| m.or(cells_of(h)));
-        let hit: Vec<HouseId> = cover_lines
-            .iter()
-            .copied()
-            .filter(|&h| !u.and(ctx.t.house_sets[h]).is_empty())
-            .collect();
-        match kind {
+    // A basic fish covers exactly n lines; a finned one n+1..=n+3 (the rest are fins).
+    let max_hit = if kind == Kind::Basic { n } else { n + 3 } as u32;
+    let mut bases = [Base {
+        h: 0,
+        cells: CellSet::EMPTY,
+        hits: 0,
+    }; 64];
+    let mut nb = 0;
+    for &h in base_lines {
+        let cells = ctx.where_in(h, digit);
+        if !(min_per_line..=max_per_line).contains(&cells.len()) || nb == bases.len() {
+            continue;
+        }
+        let mut hits = 0u64;
+        for (i, &c) in cover_lines.iter().enumerate() {
+            if !cells.and(ctx.t.house_sets[c]).is_empty() {
+                hits |= 1 << i;
+            }
+        }
+        if hits.count_ones() <= max_hit {
+            bases[nb] = Base { h, cells, hits };
+            nb += 1;
+        }
+    }
+    if nb < n {
+        return ControlFlow::Continue(());
+    }
+    let st = State {
+        ctx,
+        info,
+        digit,
+        n,
+        kind,
+        max_hit,
+        cover_lines,
+        all: ctx.digit[usize::from(digit)],
+    };
+    let mut combo = [0usize; MAX_N];
+    // Base combinations in lexicographic order (as before the search was made
+    // allocation-free), pruned as soon as the union touches too many cover lines.
+    st.bases(&bases[..nb], 0, 0, CellSet::EMPTY, 0, &mut combo, sink)
+}
+
+const MAX_N: usize = 4;
+/// At most n + 3 cover lines are hit (pruned in `bases`).
+const MAX_HIT: usize = MAX_N + 3;
+
+struct State<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    n: usize,
+    kind: Kind,
+    max_hit: u32,
+    cover_lines: &'a [HouseId],
+    all: CellSet,
+}
+
+impl State<'_, '_> {
+    #[allow(clippy::too_many_arguments)]
+    fn bases(
+        &self,
+        bases: &[Base],
+        start: usize,
+        depth: usize,
+        u: CellSet,
+        hits: u64,
+        combo: &mut [usize; MAX_N],
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        if depth == self.n {
+            return self.found(bases, combo, u, hits, sink);
+        }
+        for i in start..bases.len() {
+            if bases.len() - i < self.n - depth {
+                break;
+            }
+            let h = hits | bases[i].hits;
+            if h.count_ones() > self.max_hit {
+                continue;
+            }
+            combo[depth] = i;
+            self.bases(
+                bases,
+                i + 1,
+                depth + 1,
+                u.or(bases[i].cells),
+                h,
+                combo,
+                sink,
+            )?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn found(
+        &self,
+        bases: &[Base],
+        combo: &[usize; MAX_N],
+        u: CellSet,
+        hits: u64,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        let (ctx, n) = (self.ctx, self.n);
+        let combo = &combo[..n];
+        let base_houses = || combo.iter().map(|&i| bases[i].h).collect::<Vec<_>>();
+        let hit_count = hits.count_ones() as usize;
+        let mut hit = [0 as HouseId; MAX_HIT];
+        let mut k = 0;
+        for (i, &h) in self.cover_lines.iter().enumerate() {
+            if hits & (1 << i) != 0 {
+                hit[k] = h;
+                k += 1;
+            }
+        }
+        let hit = &hit[..hit_count];
+        match self.kind {
             Kind::Basic => {
-                if hit.len() != n || combo.iter().any(|&h| cells_of(h).len() < 2) {
+                if hit_count != n {
                     return ControlFlow::Continue(());
                 }
                 let cover = hit
                     .iter()
                     .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
-                let elims = ctx.elims(cover.and(all).minus(u), digit);
-                if elims.is_empty() {
+                let targets = cover.and(self.all).minus(u);
+                if targets.is_empty() {
                     return ControlFlow::Continue(());
                 }
-                sink(make(info, digit, combo, &hit, &[], u, elims))
+                let elims = ctx.elims(targets, self.digit);
+                sink(make(
+                    self.info,
+                    self.digit,
+                    &base_houses(),
+                    hit,
+                    &[],
+                    u,
+                    elims,
+                ))
             }
             Kind::Finned | Kind::Sashimi => {
-                if hit.len() <= n || hit.len() > n + 3 {
+                if hit_count <= n {
                     return ControlFlow::Continue(());
                 }
-                combinations(&hit, n, &mut |cov| {
-                    let cover = cov
-                        .iter()
-                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
-                    let fins = u.minus(cover).to_vec();
-                    let targets = ctx.seen_by_all(&fins).and(cover).and(all).minus(u);
-                    if targets.is_empty() {
-                        return ControlFlow::Continue(());
+                // Parallel lines are disjoint, so the fins of a choice of cover lines are
+                // the base candidates outside every hit line plus those on the hit lines
+                // left out; targets must see all of them. Per hit line: its fins' common
+                // peers among the possible targets, so a choice costs a few bitset ANDs.
+                let loose = u.minus(
+                    hit.iter()
+                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h])),
+                );
+                let mut possible = hit
+                    .iter()
+                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]))
+                    .and(self.all)
+                    .minus(u);
+                for f in loose.iter() {
+                    possible = possible.and(ctx.t.peers[f]);
+                }
+                if possible.is_empty() {
+                    return ControlFlow::Continue(());
+                }
+                let mut seen = [CellSet::EMPTY; MAX_HIT];
+                // Hit lines whose fins no possible target sees: every useful choice covers
+                // them, so more than n of them rule the combination out.
+                let mut required = 0u64;
+                for (i, &h) in hit.iter().enumerate() {
+                    let mut t = possible;
+                    for f in u.and(ctx.t.house_sets[h]).iter() {
+                        if t.is_empty() {
+                            break;
+                        }
+                        t = t.and(ctx.t.peers[f]);
                     }
-                    let sashimi = combo.iter().any(|&h| cells_of(h).and(cover).len() <= 1);
-                    if sashimi != (kind == Kind::Sashimi) {
-                        return ControlFlow::Continue(());
+                    seen[i] = t;
+                    if t.is_empty() {
+                        required |= 1 << i;
                     }
-                    let elims = ctx.elims(targets, digit);
-                    sink(make(info, digit, combo, cov, &fins, u, elims))
-                })
+                }
+                if required.count_ones() as usize > n {
+                    return ControlFlow::Continue(());
+                }
+                let mut pick = [0usize; MAX_N];
+                for (i, p) in pick.iter_mut().enumerate().take(n) {
+                    *p = i;
+                }
+                // Choices of n cover lines among the hit ones, in lexicographic order.
+                loop {
+                    let mut chosen = 0u64;
+                    for &i in &pick[..n] {
+                        chosen |= 1 << i;
+                    }
+                    let mut targets = CellSet::EMPTY;
+                    let mut cover = CellSet::EMPTY;
+                    if chosen & required == required {
+                        for &i in &pick[..n] {
+                            cover = cover.or(ctx.t.house_sets[hit[i]]);
+                        }
+                        targets = possible.and(cover);
+                    }
+                    for (i, t) in seen[..hit_count].iter().enumerate() {
+                        if chosen & (1 << i) == 0 {
+                            targets = targets.and(*t);
+                        }
+                    }
+                    if !targets.is_empty() {
+                        let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
+                        if sashimi == (self.kind == Kind::Sashimi) {
+                            let fins = u.minus(cover).to_vec();
+                            let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
+                            let elims = ctx.elims(targets, self.digit);
+                            sink(make(
+                                self.info,
+                                self.digit,
+                                &base_houses(),
+                                &cov,
+                                &fins,
+                                u,
+                                elims,
+                            ))?;
+                        }
+                    }
+                    // Next combination: bump the rightmost index that can move.
+                    let mut j = n;
+                    while j > 0 && pick[j - 1] == hit_count - n + j - 1 {
+                        j -= 1;
+                    }
+                    if j == 0 {
+                        break ControlFlow::Continue(());
+                    }
+                    pick[j - 1] += 1;
+                    for x in j..n {
+                        pick[x] = pick[x - 1] + 1;
+                    }
+                }
             }
         }
-    })
+    }
 }
 
 fn make(

@@ -151,6 +151,12 @@ pub struct Tables {
     pub overlaps: Vec<(HouseId, HouseId, CellSet)>,
     /// True when every house is `Complete` (deadly patterns and BUG arguments hold).
     pub all_complete: bool,
+    /// The direction of each house that is a complete line (indexed by house id): the hot
+    /// loops of fish and single-digit patterns ask this per pair of houses, so it is a table
+    /// lookup rather than a search of `lines`.
+    pub line_class: Vec<Option<LineClass>>,
+    /// Every complete line, in the order of `lines` flattened.
+    pub all_lines: Vec<HouseId>,
 }
 
 impl Tables {
@@ -192,9 +198,18 @@ impl Tables {
                 }
             }
         }
+        let mut line_class = vec![None; house_sets.len()];
+        for (class, hs) in &lines {
+            for &h in hs {
+                line_class[h] = Some(*class);
+            }
+        }
+        let all_lines = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
         Tables {
             house_sets,
             peers,
+            line_class,
+            all_lines,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,

@@ -41,12 +41,9 @@ fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
     out
 }
 
+#[inline]
 fn line_class(ctx: &Ctx, h: HouseId) -> Option<LineClass> {
-    ctx.t
-        .lines
-        .iter()
-        .find(|(_, hs)| hs.contains(&h))
-        .map(|(c, _)| *c)
+    ctx.t.line_class[h]
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -75,49 +72,67 @@ fn two_links(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
+    // Decided once, not per pair of links.
+    #[derive(PartialEq)]
+    enum Kind {
+        Skyscraper,
+        Kite,
+        Turbot,
+    }
+    let kind = match info.id {
+        "skyscraper" => Kind::Skyscraper,
+        "2-string-kite" => Kind::Kite,
+        _ => Kind::Turbot,
+    };
     for (i, l1) in links.iter().enumerate() {
         for l2 in &links[i + 1..] {
             if l1.h == l2.h {
+                continue;
+            }
+            // The kinds' line-direction conditions first: table lookups that reject most
+            // pairs before the cell tests below.
+            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
+            let classes_fit = match kind {
+                Kind::Skyscraper => c1.is_some() && c1 == c2,
+                Kind::Kite => c1.is_some() && c2.is_some() && c1 != c2,
+                Kind::Turbot => true,
+            };
+            if !classes_fit {
                 continue;
             }
             let four = [l1.b, l1.a, l2.a, l2.b];
             if (0..4).any(|x| (x + 1..4).any(|y| four[x] == four[y])) {
                 continue;
             }
-            if !ctx.geo.sees(l1.a, l2.a) {
+            // The weak link.
+            if !ctx.t.peers[l1.a].contains(l2.a) {
                 continue;
             }
-            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
-            // Houses through both weak-link ends.
-            let shared: Vec<HouseId> = ctx
-                .geo
-                .houses_of(l1.a)
-                .iter()
-                .copied()
-                .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
-                .collect();
-            let fits = match info.id {
-                "skyscraper" => {
+            // Houses through both weak-link ends (no allocation: this runs per link pair).
+            let shared = || {
+                ctx.geo
+                    .houses_of(l1.a)
+                    .iter()
+                    .copied()
+                    .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
+            };
+            let fits = match kind {
+                Kind::Skyscraper => {
                     // Parallel links whose near ends share a cross line, far ends do not.
-                    c1.is_some()
-                        && c1 == c2
-                        && shared
-                            .iter()
-                            .any(|&h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
+                    shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
                         && !ctx.geo.houses_of(l1.b).iter().any(|&h| {
                             ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some()
                         })
                 }
-                "2-string-kite" => {
+                Kind::Kite => {
                     // A row link and a column link whose near ends share a box.
-                    c1.is_some()
-                        && c2.is_some()
-                        && c1 != c2
-                        && shared.iter().any(|&h| is_box_like(ctx.geo.house(h).kind))
-                        && !ctx.t.house_sets[shared[0]].contains(l1.b)
-                        && !ctx.t.house_sets[shared[0]].contains(l2.b)
+                    shared().any(|h| is_box_like(ctx.geo.house(h).kind))
+                        && shared().next().is_some_and(|first| {
+                            !ctx.t.house_sets[first].contains(l1.b)
+                                && !ctx.t.house_sets[first].contains(l2.b)
+                        })
                 }
-                _ => true,
+                Kind::Turbot => true,
             };
             if !fits {
                 continue;
@@ -171,12 +186,7 @@ fn empty_rectangle(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
-    let lines: Vec<HouseId> = ctx
-        .t
-        .lines
-        .iter()
-        .flat_map(|(_, v)| v.iter().copied())
-        .collect();
+    let lines = &ctx.t.all_lines;
     for &b in &ctx.t.complete {
         if !is_box_like(ctx.geo.house(b).kind) {
             continue;
@@ -186,20 +196,29 @@ fn empty_rectangle(
             continue;
         }
         let bset = ctx.t.house_sets[b];
-        for &r in &lines {
-            for &c in &lines {
-                if line_class(ctx, r) == line_class(ctx, c) {
+        for &r in lines {
+            let rs = ctx.t.house_sets[r];
+            // Tested per row before the column loop: the same skips, fewer tests.
+            if rs.and(bset).is_empty() {
+                continue;
+            }
+            // The cross needs s ⊆ r ∪ c, s ⊄ r and s ⊄ c: the candidates off the row must
+            // all lie on the column.
+            let rest = s.minus(rs);
+            if rest.is_empty() {
+                continue;
+            }
+            for &c in lines {
+                let cs = ctx.t.house_sets[c];
+                if !rest.is_subset(cs) || line_class(ctx, r) == line_class(ctx, c) {
                     continue;
                 }
-                let (rs, cs) = (ctx.t.house_sets[r], ctx.t.house_sets[c]);
-                if rs.and(bset).is_empty() || cs.and(bset).is_empty() {
-                    continue;
-                }
-                if !s.is_subset(rs.or(cs)) || s.is_subset(rs) || s.is_subset(cs) {
+                if cs.and(bset).is_empty() || s.is_subset(cs) {
                     continue;
                 }
                 for l in links {
-                    if !lines.contains(&l.h) || !ctx.t.house_sets[l.h].and(bset).is_empty() {
+                    if line_class(ctx, l.h).is_none() || !ctx.t.house_sets[l.h].and(bset).is_empty()
+                    {
                         continue;
                     }
                     if !rs.contains(l.a) || rs.contains(l.b) {

@@ -1,0 +1,117 @@
+//! The player's view of a logical step: what to highlight and the three rungs of text.
+//!
+//! A thin adapter over `crate::solver::logic::{next_step, Step}`, plus the "wrong entry"
+//! hint the player shows instead of a step when the board differs from the solution.
+
+use crate::geometry::{Cell, Geometry, HouseKind};
+use crate::puzzle::Grid;
+use crate::solver::logic::{self, Candidate, Detail, Highlight, Role, Step, Target};
+
+/// A hint: the step's changes, highlights and text per rung of the ladder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Technique id (`hidden-single`, `guess`, `wrong-entry`, ...).
+    pub id: String,
+    pub name: String,
+    pub placements: Vec<Candidate>,
+    pub eliminations: Vec<Candidate>,
+    /// Entered digits to clear (a wrong entry).
+    pub clears: Vec<Cell>,
+    pub highlights: Vec<Highlight>,
+    pub nudge: String,
+    pub technique: String,
+    pub full: String,
+}
+
+impl Hint {
+    pub fn text(&self, detail: Detail) -> &str {
+        match detail {
+            Detail::Nudge => &self.nudge,
+            Detail::Technique => &self.technique,
+            Detail::Full => &self.full,
+        }
+    }
+
+    /// The player's view of a logic step.
+    pub fn from_step(step: &Step, g: &Geometry) -> Hint {
+        Hint {
+            id: step.id().to_string(),
+            name: step.name().to_string(),
+            placements: step.placements.clone(),
+            eliminations: step.eliminations.clone(),
+            clears: Vec::new(),
+            highlights: step.highlights.clone(),
+            nudge: step.explain(g, Detail::Nudge),
+            technique: step.explain(g, Detail::Technique),
+            full: step.explain(g, Detail::Full),
+        }
+    }
+}
+
+/// The next step on this grid. `solution` lets it fall back to a step taken from the
+/// solution when no technique applies (id `guess`).
+pub fn next_hint(grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
+    logic::next_step(grid, solution).map(|s| Hint::from_step(&s, grid.geometry()))
+}
+
+/// The hint shown instead of a step when an entry differs from the solution.
+pub fn wrong_entry(g: &Geometry, cell: Cell, digit: u8) -> Hint {
+    let house = looking_house(g, cell);
+    let name = g.cell_name(cell);
+    Hint {
+        id: "wrong-entry".into(),
+        name: "Wrong entry".into(),
+        placements: Vec::new(),
+        eliminations: Vec::new(),
+        clears: vec![cell],
+        highlights: vec![Highlight {
+            target: Target::Cell(cell),
+            role: Role::Elimination,
+        }],
+        nudge: format!("Something on the board is wrong: look at {house}."),
+        technique: format!("{name} holds a digit that is not in the solution."),
+        full: format!("{name} should not be {digit}. Press again to clear it."),
+    }
+}
+
+/// The house named by a nudge about a cell: its box or region when it has one, else its row.
+fn looking_house(g: &Geometry, cell: Cell) -> String {
+    let houses = g.houses_of(cell);
+    houses
+        .iter()
+        .map(|&h| g.house(h))
+        .find(|h| matches!(h.kind, HouseKind::Box(_) | HouseKind::Region(_)))
+        .or_else(|| houses.first().map(|&h| g.house(h)))
+        .map_or_else(|| g.cell_name(cell), |h| h.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::builtin;
+    use crate::puzzle::Variant;
+    use crate::solver::exact;
+
+    #[test]
+    fn hints_agree_with_the_solution_on_every_variant() {
+        for v in Variant::ALL {
+            let p = builtin::puzzle(v);
+            let sol = exact::solve(&p, 2).first.unwrap();
+            let mut grid = Grid::from_puzzle(&p);
+            let mut steps = 0;
+            while let Some(h) = next_hint(&grid, Some(&sol)) {
+                for pl in &h.placements {
+                    assert_eq!(sol[pl.cell], pl.digit, "{v}: {}", h.full);
+                    grid.place(pl.cell, pl.digit);
+                }
+                for e in &h.eliminations {
+                    assert_ne!(sol[e.cell], e.digit, "{v}: {}", h.full);
+                    grid.eliminate(e.cell, e.digit);
+                }
+                steps += 1;
+                assert!(steps <= 1000);
+            }
+            assert!(grid.is_solved(), "{v}");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Where new games come from: the `puzzles/` folder (TOML files, or line files named
+//! `<variant>[-<difficulty>].txt`), falling back to the built-in puzzles.
+
+use super::builtin;
+use crate::format::{load_file, parse_toml};
+use crate::puzzle::{Puzzle, Variant};
+use std::path::{Path, PathBuf};
+
+/// Difficulty names offered by the new-game menu (`any` takes whatever exists).
+pub const DIFFICULTIES: [&str; 6] = ["any", "easy", "medium", "hard", "unfair", "extreme"];
+
+/// The folders searched for puzzles: `$TERMDOKU_PUZZLES_DIR`, `./puzzles`, and `puzzles/`
+/// next to the binary or up to three levels above it (a cargo target folder).
+pub fn puzzle_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(d) = std::env::var_os("TERMDOKU_PUZZLES_DIR") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("puzzles"));
+    if let Ok(exe) = std::env::current_exe() {
+        let mut at = exe.parent().map(Path::to_path_buf);
+        for _ in 0..4 {
+            let Some(dir) = at else { break };
+            dirs.push(dir.join("puzzles"));
+            at = dir.parent().map(Path::to_path_buf);
+        }
+    }
+    dirs
+}
+
+fn matches(p: &Puzzle, variant: Variant, difficulty: &str) -> bool {
+    p.variant() == variant
+        && (difficulty == "any"
+            || p.difficulty
+                .as_deref()
+                .is_some_and(|d| d.eq_ignore_ascii_case(difficulty)))
+}
+
+/// Every puzzle of this variant and difficulty found in `dirs` (unreadable files skipped).
+pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            if name.ends_with(".toml") {
+                if let Ok(bytes) = std::fs::read(&path) {
+                    if let Ok(p) = parse_toml(&bytes, &name) {
+                        if matches(&p, variant, difficulty) {
+                            out.push(p);
+                        }
+                    }
+                }
+            } else if let Some(stem) = name.strip_suffix(".txt") {
+                let (v, d) = stem.split_once('-').unwrap_or((stem, "any"));
+                if Variant::parse(v) != Some(variant) {
+                    continue;
+                }
+                if difficulty != "any" && !d.eq_ignore_ascii_case(difficulty) {
+                    continue;
+                }
+                if let Ok(list) = load_file(&path, variant) {
+                    out.extend(list.into_iter().map(|mut p| {
+                        if d != "any" {
+                            p.difficulty = Some(d.to_string());
+                        }
+                        p
+                    }));
+                }
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// A puzzle for a new game: a pseudo-random pick from the folders, else the built-in one.
+/// The second value says where it came from.
+pub fn pick(variant: Variant, difficulty: &str, seed: u64) -> (Puzzle, String) {
+    let found = find(&puzzle_dirs(), variant, difficulty);
+    if found.is_empty() {
+        let note = if difficulty == "any" {
+            format!("built-in {variant} puzzle")
+        } else {
+            format!("no {difficulty} {variant} puzzles found in puzzles/: built-in one instead")
+        };
+        return (builtin::puzzle(variant), note);
+    }
+    let i = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) as usize % found.len();
+    let p = found[i].clone();
+    (p, format!("puzzle {} of {} found", i + 1, found.len()))
+}
+
+/// Reads a TOML puzzle text (for tests and the built-ins).
+pub fn from_toml(text: &str) -> Option<Puzzle> {
+    parse_toml(text.as_bytes(), "<text>").ok()
+}

@@ -1,0 +1,66 @@
+//! The stats file: games started and solved, best times per difficulty.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
+#[serde(default)]
+pub struct Stats {
+    pub started: u32,
+    pub solved: u32,
+    /// Best unassisted solve time per difficulty (`unrated` when unknown), in milliseconds.
+    pub best_ms: BTreeMap<String, u64>,
+}
+
+pub fn stats_path(state: &Path) -> PathBuf {
+    state.join("stats.json")
+}
+
+impl Stats {
+    /// Reads the stats file; a missing or unreadable one counts as empty.
+    pub fn load(path: &Path) -> Stats {
+        std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        super::save::write_atomic(path, text.as_bytes())
+    }
+
+    /// Records a solve; true when it is a new best time.
+    pub fn record_solve(&mut self, difficulty: Option<&str>, ms: u64, assisted: bool) -> bool {
+        self.solved += 1;
+        if assisted {
+            return false;
+        }
+        let key = difficulty.unwrap_or("unrated").to_ascii_lowercase();
+        let best = self.best_ms.entry(key).or_insert(u64::MAX);
+        let new = ms < *best;
+        *best = (*best).min(ms);
+        new
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_times_per_level_and_assisted_solves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = stats_path(dir.path());
+        let mut s = Stats::load(&path);
+        assert!(s.record_solve(Some("Hard"), 90_000, false));
+        assert!(!s.record_solve(Some("hard"), 95_000, false));
+        assert!(!s.record_solve(None, 10, true));
+        s.save(&path).unwrap();
+        let back = Stats::load(&path);
+        assert_eq!(back.solved, 3);
+        assert_eq!(back.best_ms.get("hard"), Some(&90_000));
+        assert!(!back.best_ms.contains_key("unrated"));
+    }
+}

@@ -1,0 +1,591 @@
+//! The player's state and its one update function. Drawing (in `view`) reads an [`App`];
+//! only [`App::update`] (and [`App::tick`] for the clock) change it.
+
+use super::config::{Borders, Command, Config};
+use super::keys::{BindingError, Key, Keymap};
+use super::theme::Theme;
+use crate::game::hints::{self, Hint};
+use crate::game::library::{self, DIFFICULTIES};
+use crate::game::{Game, MoveError};
+use crate::geometry::Cell;
+use crate::puzzle::{Puzzle, Variant};
+use crate::solver::logic::Detail;
+
+/// Which screen is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Play,
+    Help,
+    NewGame(Menu),
+}
+
+/// The new-game menu: a row (0 variant, 1 difficulty) and the choice in each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Menu {
+    pub row: usize,
+    pub variant: usize,
+    pub difficulty: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub text: String,
+    pub tone: Tone,
+}
+
+/// A hint being shown, and how far up the ladder (1 nudge, 2 technique, 3 full step).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintState {
+    pub hint: Hint,
+    pub stage: u8,
+}
+
+impl HintState {
+    pub fn detail(&self) -> Detail {
+        match self.stage {
+            1 => Detail::Nudge,
+            2 => Detail::Technique,
+            _ => Detail::Full,
+        }
+    }
+}
+
+/// Something for the event loop to write down (the app itself does no I/O).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Record {
+    Started,
+    Solved {
+        difficulty: Option<String>,
+        ms: u64,
+        assisted: bool,
+    },
+}
+
+pub struct App {
+    pub game: Game,
+    pub cursor: Cell,
+    pub pencil: bool,
+    /// The next digit toggles a pencil mark (the `mark-next` key).
+    pub mark_next: bool,
+    pub screen: Screen,
+    pub hint: Option<HintState>,
+    pub message: Option<Message>,
+    /// Cells flagged by the last check, until the next change.
+    pub checked: Vec<Cell>,
+    pub config: Config,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub ascii: bool,
+    pub quit: bool,
+    /// Changed since the last save.
+    pub dirty: bool,
+    pub records: Vec<Record>,
+    seed: u64,
+}
+
+impl App {
+    /// A player over a game. `utf8` says whether the terminal's locale is UTF-8 (for the
+    /// `auto` border setting); `no_color` drops theme colours.
+    pub fn new(
+        game: Game,
+        config: Config,
+        utf8: bool,
+        no_color: bool,
+    ) -> Result<App, BindingError> {
+        let keymap = Keymap::new(&config)?;
+        let theme = Theme::new(&config.theme, no_color);
+        let ascii = match config.display.borders {
+            Borders::Auto => !utf8,
+            Borders::Unicode => false,
+            Borders::Ascii => true,
+        };
+        Ok(App {
+            game,
+            cursor: 0,
+            pencil: false,
+            mark_next: false,
+            screen: Screen::Play,
+            hint: None,
+            message: None,
+            checked: Vec::new(),
+            config,
+            keymap,
+            theme,
+            ascii,
+            quit: false,
+            dirty: false,
+            records: Vec::new(),
+            seed: 0x2545_F491_4F6C_DD1D,
+        })
+    }
+
+    /// A player with the default configuration, Unicode borders and colours (tests).
+    pub fn with_puzzle(puzzle: Puzzle) -> App {
+        let mut app = match App::new(Game::new(puzzle), Config::default(), true, false) {
+            Ok(a) => a,
+            Err(_) => unreachable!("the default keymap has no clashes"),
+        };
+        app.start_fresh();
+        app
+    }
+
+    /// Settings for a game just created (not resumed).
+    pub fn start_fresh(&mut self) {
+        self.cursor = 0;
+        self.pencil = false;
+        if self.config.game.fill_candidates_on_start {
+            let _ = self.game.fill_candidates(0);
+        }
+        self.records.push(Record::Started);
+        self.dirty = true;
+    }
+
+    /// Seeds the choice of puzzles for new games.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed | 1;
+    }
+
+    pub fn max_digit(&self) -> u8 {
+        self.game.geometry().max_digit()
+    }
+
+    /// The digit whose cells are highlighted: the selected cell's.
+    pub fn selected_digit(&self) -> Option<u8> {
+        Some(self.game.value(self.cursor)).filter(|&d| d != 0)
+    }
+
+    /// Handles a key press: looks up its command and runs it.
+    pub fn handle_key(&mut self, key: Key) {
+        match self.keymap.lookup(key, self.max_digit()) {
+            Some(cmd) => self.update(cmd),
+            None => {
+                if self.screen == Screen::Play {
+                    self.say(
+                        Tone::Warning,
+                        format!("`{key}` does nothing here; ? shows the keys"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Presses keys written as text: each character is a key, `<name>` a named key
+    /// (`<up>`, `<ctrl-r>`, `<space>`); plain spaces only separate.
+    pub fn press(&mut self, keys: &str) {
+        let mut chars = keys.chars();
+        while let Some(c) = chars.next() {
+            if c == ' ' {
+                continue;
+            }
+            if c == '<' {
+                let name: String = chars.by_ref().take_while(|&x| x != '>').collect();
+                if let Ok(k) = name.parse() {
+                    self.handle_key(k);
+                }
+                continue;
+            }
+            self.handle_key(Key::Char(c));
+        }
+    }
+
+    /// Adds playing time; the clock runs only on the play screen, unpaused and unsolved.
+    pub fn tick(&mut self, ms: u64) {
+        if self.screen == Screen::Play && !self.game.paused && !self.game.solved {
+            self.game.elapsed_ms += ms;
+        }
+    }
+
+    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            tone,
+        });
+    }
+
+    /// The one place where state changes.
+    pub fn update(&mut self, cmd: Command) {
+        match self.screen {
+            Screen::Help => self.update_help(cmd),
+            Screen::NewGame(menu) => self.update_menu(menu, cmd),
+            Screen::Play => self.update_play(cmd),
+        }
+    }
+
+    fn update_help(&mut self, cmd: Command) {
+        match cmd {
+            Command::Help | Command::Cancel | Command::Confirm => self.screen = Screen::Play,
+            Command::Quit => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn update_menu(&mut self, mut menu: Menu, cmd: Command) {
+        let nv = Variant::ALL.len();
+        let nd = DIFFICULTIES.len();
+        match cmd {
+            Command::MoveUp | Command::MoveDown => menu.row = 1 - menu.row.min(1),
+            Command::MoveLeft | Command::MoveRight => {
+                let step = |i: usize, n: usize| {
+                    if cmd == Command::MoveLeft {
+                        (i + n - 1) % n
+                    } else {
+                        (i + 1) % n
+                    }
+                };
+                if menu.row == 0 {
+                    menu.variant = step(menu.variant, nv);
+                } else {
+                    menu.difficulty = step(menu.difficulty, nd);
+                }
+            }
+            Command::Confirm => {
+                let variant = Variant::ALL[menu.variant % nv];
+                let difficulty = DIFFICULTIES[menu.difficulty % nd];
+                self.seed = self
+                    .seed
+                    .rotate_left(17)
+                    .wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let (puzzle, note) = library::pick(variant, difficulty, self.seed);
+                self.new_game(puzzle);
+                self.say(Tone::Info, format!("New {variant} game: {note}."));
+                return;
+            }
+            Command::Cancel | Command::NewGame => {
+                self.screen = Screen::Play;
+                return;
+            }
+            Command::Quit => {
+                self.quit = true;
+                return;
+            }
+            _ => {}
+        }
+        self.screen = Screen::NewGame(menu);
+    }
+
+    /// Replaces the game.
+    pub fn new_game(&mut self, puzzle: Puzzle) {
+        self.game = Game::new(puzzle);
+        self.screen = Screen::Play;
+        self.hint = None;
+        self.checked.clear();
+        self.mark_next = false;
+        self.message = None;
+        self.start_fresh();
+    }
+
+    fn update_play(&mut self, cmd: Command) {
+        if self.game.paused && !matches!(cmd, Command::Pause | Command::Quit | Command::Help) {
+            self.say(Tone::Info, "Paused: press P to resume.");
+            return;
+        }
+        let was_solved = self.game.solved;
+        let before = (self.cursor, self.pencil);
+        let mut changed = false;
+        let mut keep_hint = false;
+        if let Some(d) = cmd.digit() {
+            changed = self.digit(d);
+        } else {
+            match cmd {
+                Command::MoveUp => self.move_vertical(-1),
+                Command::MoveDown => self.move_vertical(1),
+                Command::MoveLeft => self.move_horizontal(-1),
+                Command::MoveRight => self.move_horizontal(1),
+                Command::Clear => {
+                    let r = self.game.clear(self.cursor, self.cursor);
+                    changed = self.result(r);
+                }
+                Command::PencilMode => {
+                    self.pencil = !self.pencil;
+                    self.mark_next = false;
+                    keep_hint = true;
+                }
+                Command::MarkNext => {
+                    self.mark_next = !self.mark_next;
+                    keep_hint = true;
+                }
+                Command::Undo => match self.game.undo(self.cursor) {
+                    Some(c) => {
+                        self.cursor = c;
+                        changed = true;
+                    }
+                    None => self.say(Tone::Info, "Nothing to undo."),
+                },
+                Command::Redo => match self.game.redo(self.cursor) {
+                    Some(c) => {
+                        self.cursor = c;
+                        changed = true;
+                    }
+                    None => self.say(Tone::Info, "Nothing to redo."),
+                },
+                Command::Hint => {
+                    changed = self.hint();
+                    keep_hint = !changed;
+                }
+                Command::Check => self.check(),
+                Command::Solvable => {
+                    if self.game.still_solvable() {
+                        self.say(Tone::Info, "Still solvable from here.");
+                    } else {
+                        self.say(
+                            Tone::Warning,
+                            "Not solvable any more: some entry is wrong (c shows which).",
+                        );
+                    }
+                    keep_hint = true;
+                }
+                Command::FillCandidates => {
+                    let r = self.game.fill_candidates(self.cursor);
+                    changed = self.result(r);
+                }
+                Command::ClearCandidates => {
+                    let r = self.game.clear_marks(self.cursor);
+                    changed = self.result(r);
+                }
+                Command::Finish => match self.game.finish(self.cursor) {
+                    Some(0) => self.say(Tone::Info, "Nothing left to fill."),
+                    Some(n) => {
+                        changed = true;
+                        self.say(Tone::Info, format!("Filled {n} cells from the solution."));
+                    }
+                    None => self.say(
+                        Tone::Warning,
+                        "This puzzle has no unique solution to finish with.",
+                    ),
+                },
+                Command::NewGame => {
+                    let variant = Variant::ALL
+                        .iter()
+                        .position(|&v| v == self.game.puzzle().variant())
+                        .unwrap_or(0);
+                    self.screen = Screen::NewGame(Menu {
+                        row: 0,
+                        variant,
+                        difficulty: 0,
+                    });
+                    keep_hint = true;
+                }
+                Command::Pause => {
+                    self.game.paused = !self.game.paused;
+                    self.say(
+                        Tone::Info,
+                        if self.game.paused {
+                            "Paused: press P to resume."
+                        } else {
+                            "Resumed."
+                        },
+                    );
+                    changed = true;
+                    keep_hint = true;
+                }
+                Command::Help => {
+                    self.screen = Screen::Help;
+                    keep_hint = true;
+                }
+                Command::Cancel => {
+                    self.hint = None;
+                    self.message = None;
+                    self.mark_next = false;
+                    self.checked.clear();
+                }
+                Command::Confirm => keep_hint = true,
+                Command::Quit => {
+                    self.quit = true;
+                    keep_hint = true;
+                }
+                _ => {}
+            }
+        }
+        if matches!(
+            cmd,
+            Command::MoveUp | Command::MoveDown | Command::MoveLeft | Command::MoveRight
+        ) {
+            keep_hint = true;
+        }
+        if changed {
+            self.checked.clear();
+            self.dirty = true;
+            if !keep_hint {
+                self.hint = None;
+            }
+        }
+        if (self.cursor, self.pencil) != before {
+            self.dirty = true;
+        }
+        if self.game.solved && !was_solved {
+            let secs = self.game.elapsed_ms / 1000;
+            self.say(
+                Tone::Info,
+                format!(
+                    "Solved in {}:{:02}! n starts a new game.",
+                    secs / 60,
+                    secs % 60
+                ),
+            );
+            self.hint = None;
+            self.records.push(Record::Solved {
+                difficulty: self.game.puzzle().difficulty.clone(),
+                ms: self.game.elapsed_ms,
+                assisted: self.game.assisted,
+            });
+        }
+    }
+
+    /// Reports a refused move; true when the move happened.
+    fn result(&mut self, r: Result<(), MoveError>) -> bool {
+        match r {
+            Ok(()) => true,
+            Err(MoveError::Nothing) => false,
+            Err(e) => {
+                self.say(Tone::Warning, format!("Cannot do that: {e}."));
+                false
+            }
+        }
+    }
+
+    fn digit(&mut self, d: u8) -> bool {
+        if d > self.max_digit() {
+            return false;
+        }
+        let mark = self.pencil || self.mark_next;
+        self.mark_next = false;
+        let r = if mark {
+            self.game.toggle_mark(self.cursor, d, self.cursor)
+        } else {
+            self.game.place(
+                self.cursor,
+                d,
+                self.config.game.auto_remove_candidates,
+                self.cursor,
+            )
+        };
+        self.result(r)
+    }
+
+    fn move_horizontal(&mut self, dir: i32) {
+        let g = self.game.geometry();
+        let (r, c) = g.coords(self.cursor);
+        let len = g.row_lengths()[r as usize - 1] as i32;
+        let nc = (c as i32 - 1 + dir).rem_euclid(len) + 1;
+        if let Some(cell) = g.cell_at(r as usize, nc as usize) {
+            self.cursor = cell;
+        }
+    }
+
+    /// Up and down go to the nearest cell of the next row on screen (a honeycomb row is
+    /// offset by half a cell), wrapping from the last row to the first.
+    fn move_vertical(&mut self, dir: i32) {
+        let g = self.game.geometry();
+        let rows = g.row_lengths().len() as i32;
+        let (r, _) = g.coords(self.cursor);
+        let (x0, _) = g.screen_pos(self.cursor);
+        let nr = (r as i32 - 1 + dir).rem_euclid(rows) as usize + 1;
+        let best = (1..=g.row_lengths()[nr - 1])
+            .filter_map(|c| g.cell_at(nr, c))
+            .min_by_key(|&cell| {
+                let x = g.screen_pos(cell).0 as i32;
+                // On a tie prefer the cell on the side the row is offset towards.
+                ((x - x0 as i32).abs(), if dir > 0 { x } else { -x })
+            });
+        if let Some(cell) = best {
+            self.cursor = cell;
+        }
+    }
+
+    /// Climbs the hint ladder; true when a step was applied.
+    fn hint(&mut self) -> bool {
+        if let Some(state) = &mut self.hint {
+            if state.stage < 3 {
+                state.stage += 1;
+                return false;
+            }
+            let hint = state.hint.clone();
+            self.hint = None;
+            let applied =
+                self.game
+                    .apply_hint(&hint, self.config.game.auto_remove_candidates, self.cursor);
+            if applied.is_ok() {
+                if let Some(p) = hint.placements.first() {
+                    self.cursor = p.cell;
+                } else if let Some(&c) = hint.clears.first() {
+                    self.cursor = c;
+                }
+                self.say(Tone::Info, format!("Applied: {} (u undoes it).", hint.name));
+                return true;
+            }
+            return false;
+        }
+        if self.game.solved {
+            self.say(Tone::Info, "Already solved.");
+            return false;
+        }
+        if let Some(&cell) = self.game.deviations().first() {
+            let g = self.game.geometry();
+            let hint = hints::wrong_entry(g, cell, self.game.value(cell));
+            self.hint = Some(HintState { hint, stage: 1 });
+            return false;
+        }
+        let grid = self.game.hint_grid();
+        match hints::next_hint(&grid, self.game.solution()) {
+            Some(hint) => {
+                self.hint = Some(HintState { hint, stage: 1 });
+                self.message = None;
+            }
+            None => self.say(
+                Tone::Warning,
+                if self.game.conflicts().iter().any(|&b| b) {
+                    "No hint: digits on the board break a rule (marked)."
+                } else {
+                    "No hint found (this puzzle has no unique solution)."
+                },
+            ),
+        }
+        false
+    }
+
+    fn check(&mut self) {
+        if self.game.solution().is_none() {
+            self.say(
+                Tone::Warning,
+                "This puzzle has no unique solution to check against.",
+            );
+            return;
+        }
+        let g = self.game.geometry();
+        let wrong = self.game.deviations();
+        let bad_marks = self.game.bad_marks();
+        let names = |cells: &[Cell]| {
+            let mut s: Vec<String> = cells.iter().take(6).map(|&c| g.cell_name(c)).collect();
+            if cells.len() > 6 {
+                s.push("...".into());
+            }
+            s.join(", ")
+        };
+        let text = match (wrong.is_empty(), bad_marks.is_empty()) {
+            (true, true) => format!("No mistakes so far; {} cells to go.", self.game.remaining()),
+            (false, _) => format!(
+                "{} entr{} differ from the solution: {}.",
+                wrong.len(),
+                if wrong.len() == 1 { "y" } else { "ies" },
+                names(&wrong)
+            ),
+            (true, false) => format!(
+                "Pencil marks leave out the answer in {}.",
+                names(&bad_marks)
+            ),
+        };
+        let tone = if wrong.is_empty() && bad_marks.is_empty() {
+            Tone::Info
+        } else {
+            Tone::Warning
+        };
+        self.checked = wrong.into_iter().chain(bad_marks).collect();
+        self.say(tone, text);
+    }
+}

@@ -1,0 +1,252 @@
+//! The app's own key type, key names as written in `config.toml`, and the keymap that
+//! turns keys into named commands.
+
+use super::config::{Command, Config};
+use serde::{Deserialize, Deserializer};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// A key press, independent of the terminal library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    Char(char),
+    Ctrl(char),
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Esc,
+    Tab,
+    Backspace,
+    Delete,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    F(u8),
+}
+
+const NAMED: &[(&str, Key)] = &[
+    ("up", Key::Up),
+    ("down", Key::Down),
+    ("left", Key::Left),
+    ("right", Key::Right),
+    ("enter", Key::Enter),
+    ("esc", Key::Esc),
+    ("tab", Key::Tab),
+    ("backspace", Key::Backspace),
+    ("delete", Key::Delete),
+    ("home", Key::Home),
+    ("end", Key::End),
+    ("pageup", Key::PageUp),
+    ("pagedown", Key::PageDown),
+    ("space", Key::Char(' ')),
+];
+
+/// Why a key name was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown key `{0}` (expected one character, a name such as up, enter, esc, space, delete, f1, or ctrl- and a letter)")]
+pub struct KeyError(pub String);
+
+impl FromStr for Key {
+    type Err = KeyError;
+    fn from_str(s: &str) -> Result<Key, KeyError> {
+        let err = || KeyError(s.to_string());
+        let mut chars = s.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return if c.is_control() {
+                Err(err())
+            } else {
+                Ok(Key::Char(c))
+            };
+        }
+        let lower = s.to_ascii_lowercase();
+        if let Some(&(_, k)) = NAMED.iter().find(|(n, _)| *n == lower) {
+            return Ok(k);
+        }
+        if let Some(rest) = lower.strip_prefix("ctrl-") {
+            let mut cs = rest.chars();
+            return match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_alphanumeric() => Ok(Key::Ctrl(c)),
+                _ => Err(err()),
+            };
+        }
+        if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
+            if (1..=12).contains(&n) {
+                return Ok(Key::F(n));
+            }
+        }
+        Err(err())
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Char(' ') => f.write_str("space"),
+            Key::Char(c) => write!(f, "{c}"),
+            Key::Ctrl(c) => write!(f, "ctrl-{c}"),
+            Key::F(n) => write!(f, "f{n}"),
+            k => {
+                let name = NAMED.iter().find(|(_, x)| x == k).map_or("?", |(n, _)| n);
+                f.write_str(name)
+            }
+        }
+    }
+}
+
+/// The keys bound to one command: one key name or a list of them in `config.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct KeyList(pub Vec<Key>);
+
+impl KeyList {
+    /// From built-in names, which are known to parse.
+    pub fn builtin(names: &[&str]) -> KeyList {
+        KeyList(names.iter().filter_map(|n| n.parse().ok()).collect())
+    }
+}
+
+impl<'de> Deserialize<'de> for KeyList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KeyList, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(String),
+            Many(Vec<String>),
+        }
+        let names = match Raw::deserialize(d)
+            .map_err(|_| serde::de::Error::custom("expected a key name or a list of key names"))?
+        {
+            Raw::One(s) => vec![s],
+            Raw::Many(v) => v,
+        };
+        names
+            .iter()
+            .map(|n| n.parse::<Key>().map_err(serde::de::Error::custom))
+            .collect::<Result<Vec<Key>, _>>()
+            .map(KeyList)
+    }
+}
+
+/// Keys to commands. Digits 10-16 (`a`-`g` by default) form a layer of their own that is
+/// only consulted on grids with more than 9 digits, where it wins over other bindings.
+#[derive(Clone, Debug, Default)]
+pub struct Keymap {
+    main: HashMap<Key, Command>,
+    wide: HashMap<Key, Command>,
+    /// Keys per command in command order, for the help screen.
+    bindings: Vec<(Command, Vec<Key>)>,
+}
+
+/// Two commands bound to the same key by the user's file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("key `{key}` is bound to both `{first}` and `{second}`")]
+pub struct BindingError {
+    pub key: Key,
+    pub first: &'static str,
+    pub second: &'static str,
+}
+
+impl Keymap {
+    /// Builds the keymap. A key the user bound wins over a default binding of another
+    /// command (which loses that key); two user bindings of one key are an error.
+    pub fn new(config: &Config) -> Result<Keymap, BindingError> {
+        let defaults = Config::default();
+        let mut map = Keymap::default();
+        let mut user_keys: HashMap<(bool, Key), Command> = HashMap::new();
+        let mut bindings: Vec<(Command, Vec<Key>, bool)> = Command::ALL
+            .iter()
+            .map(|&c| {
+                let keys = config.keys.get(c);
+                (c, keys.0.clone(), keys != defaults.keys.get(c))
+            })
+            .collect();
+        for (cmd, keys, user) in &bindings {
+            if !user {
+                continue;
+            }
+            for &k in keys {
+                if let Some(other) = user_keys.insert((cmd.is_wide_digit(), k), *cmd) {
+                    if other != *cmd {
+                        return Err(BindingError {
+                            key: k,
+                            first: other.name(),
+                            second: cmd.name(),
+                        });
+                    }
+                }
+            }
+        }
+        for (cmd, keys, user) in &mut bindings {
+            if !*user {
+                keys.retain(|k| !user_keys.contains_key(&(cmd.is_wide_digit(), *k)));
+            }
+        }
+        for (cmd, keys, _) in &bindings {
+            let layer = if cmd.is_wide_digit() {
+                &mut map.wide
+            } else {
+                &mut map.main
+            };
+            for &k in keys {
+                layer.entry(k).or_insert(*cmd);
+            }
+        }
+        map.bindings = bindings.into_iter().map(|(c, k, _)| (c, k)).collect();
+        Ok(map)
+    }
+
+    /// The command for a key on a grid whose largest digit is `max_digit`.
+    pub fn lookup(&self, key: Key, max_digit: u8) -> Option<Command> {
+        if max_digit > 9 {
+            if let Some(&c) = self.wide.get(&key) {
+                return Some(c);
+            }
+        }
+        self.main.get(&key).copied()
+    }
+
+    /// The keys of a command.
+    pub fn keys_of(&self, cmd: Command) -> &[Key] {
+        self.bindings
+            .iter()
+            .find(|(c, _)| *c == cmd)
+            .map_or(&[], |(_, k)| k.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_names_round_trip() {
+        for name in [
+            "k", "K", "?", "ctrl-r", "up", "delete", "space", "f1", "esc",
+        ] {
+            let k: Key = name.parse().unwrap();
+            assert_eq!(k.to_string(), name);
+        }
+        assert!("ctrl-".parse::<Key>().is_err());
+        assert!("upp".parse::<Key>().is_err());
+    }
+
+    #[test]
+    fn user_binding_takes_a_key_from_a_default_command() {
+        let cfg: Config = toml::from_str("[keys]\nhint = \"u\"\n").unwrap();
+        let km = Keymap::new(&cfg).unwrap();
+        assert_eq!(km.lookup(Key::Char('u'), 9), Some(Command::Hint));
+        assert!(km.keys_of(Command::Undo).is_empty());
+        let clash: Config = toml::from_str("[keys]\nhint = \"z\"\nundo = \"z\"\n").unwrap();
+        assert!(Keymap::new(&clash).is_err());
+    }
+
+    #[test]
+    fn wide_digits_only_on_big_grids() {
+        let km = Keymap::new(&Config::default()).unwrap();
+        assert_eq!(km.lookup(Key::Char('a'), 9), Some(Command::FillCandidates));
+        assert_eq!(km.lookup(Key::Char('a'), 16), Some(Command::Digit10));
+    }
+}

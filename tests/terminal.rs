@@ -1,0 +1,456 @@
+//! The real binary in a real terminal: tmux (and ssh into 127.0.0.1 through tmux). Each
+//! test prints a notice and passes when tmux (or sshd) is not available; `.ci/run`
+//! installs both.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The binary under test: `TERMDOKU_BIN` (CI points it at the release build, the one people
+/// run), else the one cargo built for this test run.
+fn bin() -> String {
+    std::env::var("TERMDOKU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_termdoku").to_string())
+}
+
+fn have_tmux() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A tmux server of our own (its own socket), killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+impl Tmux {
+    fn new() -> Tmux {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        Tmux {
+            socket: format!("termdoku-test-{}-{n}", std::process::id()),
+        }
+    }
+
+    fn tmux(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
+    }
+
+    /// Starts `cmd` in a 100x40 window.
+    fn start(&self, cmd: &str) {
+        let ok = self
+            .tmux()
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "main",
+                "-x",
+                "100",
+                "-y",
+                "40",
+                cmd,
+            ])
+            .status()
+            .expect("tmux runs");
+        assert!(ok.success(), "tmux new-session failed");
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let ok = self
+            .tmux()
+            .args(["send-keys", "-t", "main"])
+            .args(keys)
+            .status()
+            .expect("tmux runs");
+        assert!(ok.success());
+    }
+
+    fn capture(&self) -> String {
+        let out = self
+            .tmux()
+            .args(["capture-pane", "-p", "-t", "main"])
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn alive(&self) -> bool {
+        self.tmux()
+            .args(["has-session", "-t", "main"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn pane_pid(&self) -> u32 {
+        let out = self
+            .tmux()
+            .args(["display-message", "-p", "-t", "main", "#{pane_pid}"])
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .expect("a pid")
+    }
+
+    /// Waits until the screen satisfies `ok`; panics with the screen after 15 s.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if ok(&screen) {
+                return screen;
+            }
+            if start.elapsed() > Duration::from_secs(15) {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    fn wait_text(&self, text: &str) -> String {
+        self.wait_for(text, |s| s.contains(text))
+    }
+
+    fn wait_exit(&self) {
+        let start = Instant::now();
+        while self.alive() {
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "the player did not quit:\n{}",
+                self.capture()
+            );
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").output();
+    }
+}
+
+fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    let config = tmp.path().join("config");
+    (tmp, state, config)
+}
+
+/// The command that starts the player locally with a UTF-8 locale.
+fn local(state: &Path, config: &Path) -> String {
+    format!(
+        "exec env LANG=C.UTF-8 TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",
+        state.display(),
+        config.display(),
+        bin()
+    )
+}
+
+/// The grid part of the screen (left of the panel).
+fn grid(screen: &str) -> String {
+    screen
+        .lines()
+        .take(19)
+        .map(|l| l.chars().take(37).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Move, place, pencil, the hint ladder, undo, quit; then start again and find the game.
+fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
+    t.start(start);
+    let screen = t.wait_text("mistakes 0");
+    if ascii {
+        assert!(
+            screen.contains("#[5]| 3 | . # . | 7 | . #"),
+            "ASCII grid:\n{screen}"
+        );
+        assert!(
+            screen.is_ascii(),
+            "non-ASCII output without UTF-8:\n{screen}"
+        );
+    } else {
+        assert!(screen.contains("┃[5]│ 3 │ · ┃ · │ 7 │ · ┃"), "{screen}");
+    }
+    t.send(&["l", "l"]);
+    t.wait_text("Cell r1c3: empty");
+    t.send(&["4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    t.send(&["p", "j", "1", "2"]);
+    t.wait_text("Cell r2c3: marks 1 2");
+    t.send(&["p"]);
+    t.wait_text("Mode DIGITS");
+    t.send(&["H"]);
+    t.wait_text("Hint 1/3");
+    t.send(&["H"]);
+    t.wait_text("Hint 2/3");
+    t.send(&["H"]);
+    let before = grid(&t.wait_text("Hint 3/3"));
+    t.send(&["H"]);
+    let applied = grid(&t.wait_text("Applied:"));
+    assert_ne!(before, applied, "the hint placed a digit");
+    t.send(&["u"]);
+    t.wait_for("undo of the hint", |s| grid(s) == before);
+    t.send(&["q"]);
+    t.wait_exit();
+
+    t.start(start);
+    let screen = t.wait_text("Welcome back");
+    assert!(screen.contains("Cell r2c3: marks 1 2"), "{screen}");
+    let row1 = if ascii {
+        "# 5 | 3 | 4 #"
+    } else {
+        "┃ 5 │ 3 │ 4 ┃"
+    };
+    assert!(screen.contains(row1), "{screen}");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn tmux_resize_shows_enlarge_then_recovers() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the resize test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    let resize = |w: &str, h: &str| {
+        let ok = t
+            .tmux()
+            .args(["resize-window", "-t", "main", "-x", w, "-y", h])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    resize("50", "16");
+    t.wait_text("enlarge to 68x20");
+    resize("100", "40");
+    let screen = t.wait_text("mistakes 0");
+    assert!(!screen.contains("enlarge"), "{screen}");
+    assert!(screen.contains("┃[5]│ 3 │ · ┃"), "{screen}");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn tmux_plays_quits_and_resumes() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the real-terminal test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    play_short_game(&t, &local(&state, &config), false);
+    assert!(state.join("game.json").exists());
+}
+
+#[test]
+fn kill_9_loses_at_most_the_last_keystroke() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the kill -9 test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    // Each key's effect is on screen before the next is sent; the screen is drawn after
+    // the save, so everything shown is on disk.
+    for (key, shown) in [
+        ("l", "Cell r1c2"),
+        ("l", "Cell r1c3"),
+        ("4", "Cell r1c3: entry 4"),
+        ("j", "Cell r2c3"),
+        ("2", "Cell r2c3: entry 2"),
+    ] {
+        t.send(&[key]);
+        t.wait_text(shown);
+    }
+    // One more key, then kill -9 at once: it may or may not have been saved.
+    t.send(&["j"]);
+    let pid = t.pane_pid();
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    t.wait_exit();
+
+    t.start(&local(&state, &config));
+    let screen = t.wait_text("Welcome back");
+    assert!(screen.contains("┃ 5 │ 3 │ 4 ┃"), "{screen}");
+    assert!(
+        screen.contains("┃ 6 │ · │ 2 ┃") || screen.contains("┃ 6 │ · │[2]┃"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Cell r2c3") || screen.contains("Cell r3c3"),
+        "cursor where it was, or one key further:\n{screen}"
+    );
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn a_bad_config_is_reported_before_full_screen() {
+    let (_tmp, state, config) = dirs();
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        "[display]\nborders = \"ascii\"\nfancy = 1\n",
+    )
+    .unwrap();
+    let out = Command::new(bin())
+        .env("TERMDOKU_STATE_DIR", &state)
+        .env("TERMDOKU_CONFIG_DIR", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.toml:3:1:") && err.contains("fancy"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing drawn");
+}
+
+/// sshd for the test: from the environment (`.ci/run` starts it with `.ci/sshd.sh`), or
+/// started here with the same script when sshd is installed.
+struct Sshd {
+    port: String,
+    key: String,
+    user: String,
+    own_pid: Option<String>,
+    own_dir: Option<String>,
+}
+
+impl Sshd {
+    fn find() -> Option<Sshd> {
+        if let (Ok(port), Ok(key), Ok(user)) = (
+            std::env::var("TERMDOKU_SSH_PORT"),
+            std::env::var("TERMDOKU_SSH_KEY"),
+            std::env::var("TERMDOKU_SSH_USER"),
+        ) {
+            return Some(Sshd {
+                port,
+                key,
+                user,
+                own_pid: None,
+                own_dir: None,
+            });
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/sshd.sh");
+        let out = Command::new("bash").arg(&script).output().ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let var = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {name}=")))
+                .map(str::to_string)
+        };
+        Some(Sshd {
+            port: var("TERMDOKU_SSH_PORT")?,
+            key: var("TERMDOKU_SSH_KEY")?,
+            user: var("TERMDOKU_SSH_USER")?,
+            own_pid: var("TERMDOKU_SSHD_PID"),
+            own_dir: var("TERMDOKU_SSHD_DIR"),
+        })
+    }
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        if let Some(pid) = &self.own_pid {
+            let _ = Command::new("kill").arg(pid).status();
+        }
+        if let Some(dir) = &self.own_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+#[test]
+fn ssh_without_lang_plays_with_an_ascii_grid() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the ssh test");
+        return;
+    }
+    let Some(sshd) = Sshd::find() else {
+        println!("NOTICE: no sshd (set TERMDOKU_SSH_PORT/_KEY/_USER, or install openssh-server); skipping the ssh test");
+        return;
+    };
+    let (_tmp, state, config) = dirs();
+    let remote = format!(
+        "env -u LANG -u LC_ALL -u LC_CTYPE TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",
+        state.display(),
+        config.display(),
+        bin()
+    );
+    let cmd = format!(
+        "exec env -u LANG -u LC_ALL -u LC_CTYPE ssh -t -p {} -i {} -o StrictHostKeyChecking=no \
+         -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes {}@127.0.0.1 '{remote}'",
+        sshd.port, sshd.key, sshd.user
+    );
+    let t = Tmux::new();
+    play_short_game(&t, &cmd, true);
+}
+
+fn saved_elapsed_ms(state: &Path) -> u64 {
+    let text = std::fs::read_to_string(state.join("game.json")).unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    v["elapsed_ms"].as_u64().unwrap_or(0)
+}
+
+/// SIGHUP (tmux closing the pane, as an ssh link dropping would) and SIGTERM save the game
+/// on the way out: the clock, which no keystroke saved, reaches the file.
+#[test]
+fn sighup_and_sigterm_save_before_exit() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the signal test");
+        return;
+    }
+    for signal in ["HUP", "TERM"] {
+        let (_tmp, state, config) = dirs();
+        let t = Tmux::new();
+        t.start(&local(&state, &config));
+        t.wait_text("mistakes 0");
+        t.send(&["l"]);
+        t.wait_text("Cell r1c2");
+        assert!(saved_elapsed_ms(&state) < 2000);
+        t.wait_text("Time 00:02");
+        let pid = t.pane_pid();
+        if signal == "HUP" {
+            let _ = t.tmux().args(["kill-session", "-t", "main"]).status();
+        } else {
+            let ok = Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .unwrap();
+            assert!(ok.success());
+        }
+        let start = Instant::now();
+        while Path::new(&format!("/proc/{pid}")).exists()
+            && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(40));
+        }
+        assert!(
+            saved_elapsed_ms(&state) >= 2000,
+            "SIG{signal}: clock not saved ({} ms)",
+            saved_elapsed_ms(&state)
+        );
+    }
+}
