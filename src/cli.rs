@@ -68,6 +68,39 @@ pub enum Command {
         /// A line-format file, a TOML puzzle file, or - for standard input (the default).
         file: Option<String>,
     },
+    /// Generate puzzles with one solution, rated at the level asked for.
+    Generate {
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// easy, medium, hard, unfair or extreme (default medium; with --technique, the
+        /// highest level allowed, by default the technique's own).
+        #[arg(long)]
+        difficulty: Option<String>,
+        /// How many puzzles; each is printed as soon as it is found.
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        /// Seed of the run: the same seed gives the same puzzles (default: from the clock,
+        /// reported on stderr).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Clue symmetry: none, rotate180, rotate90, mirror or diagonal (default rotate180;
+        /// none for killer).
+        #[arg(long)]
+        symmetry: Option<String>,
+        /// Print TOML instead of lines (always for jigsaw and killer): a puzzle file for one
+        /// puzzle, a collection of `[[puzzle]]` tables for several.
+        #[arg(long)]
+        toml: bool,
+        /// Training mode: the logical solution must use this technique (e.g. x-wing).
+        #[arg(long)]
+        technique: Option<String>,
+        /// Grid side for square variants: 4, 6, 9 or 16.
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Print each puzzle's generation time and a median / p95 summary on stderr.
+        #[arg(long)]
+        stats: bool,
+    },
     /// Show the next logical step of a puzzle.
     Hint {
         #[arg(long, value_enum, default_value = "standard")]
@@ -164,6 +197,27 @@ pub fn run(command: Command) -> i32 {
             file,
             ..
         } => bench_command(variant.into(), threads, &file),
+        Command::Generate {
+            variant,
+            difficulty,
+            count,
+            seed,
+            symmetry,
+            toml,
+            technique,
+            size,
+            stats,
+        } => generate_command(GenerateArgs {
+            variant: variant.into(),
+            difficulty,
+            count,
+            seed,
+            symmetry,
+            toml,
+            technique,
+            size,
+            stats,
+        }),
     }
 }
 
@@ -345,6 +399,135 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
             counts[1],
             counts[2],
             if errors > 0 { format!(", {errors} unreadable lines") } else { String::new() }
+        );
+    }
+    EXIT_OK
+}
+
+struct GenerateArgs {
+    variant: Variant,
+    difficulty: Option<String>,
+    count: usize,
+    seed: Option<u64>,
+    symmetry: Option<String>,
+    toml: bool,
+    technique: Option<String>,
+    size: usize,
+    stats: bool,
+}
+
+fn generate_command(a: GenerateArgs) -> i32 {
+    use crate::generate::{self, Generator, Options, Symmetry};
+    let level = match (&a.difficulty, &a.technique) {
+        (Some(d), _) => match generate::parse_level(d) {
+            Some(l) => l,
+            None => {
+                eprintln!(
+                    "termdoku: unknown difficulty '{d}' (expected easy, medium, hard, unfair or extreme)"
+                );
+                return EXIT_USAGE;
+            }
+        },
+        (None, Some(t)) => generate::rating::technique_level(t),
+        (None, None) => generate::Level::Medium,
+    };
+    let mut opts = Options::new(a.variant, level);
+    opts.size = a.size;
+    opts.technique = a.technique.clone();
+    if let Some(s) = &a.symmetry {
+        match Symmetry::parse(s) {
+            Some(sym) => opts.symmetry = sym,
+            None => {
+                eprintln!(
+                    "termdoku: unknown symmetry '{s}' (expected none, rotate180, rotate90, mirror or diagonal)"
+                );
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        let s = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        eprintln!("termdoku: seed {s}");
+        s
+    });
+    let generator = match Generator::new(opts, seed) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let toml = a.toml || matches!(a.variant, Variant::Jigsaw | Variant::Killer);
+    let progress = Progress::start("generating", a.count);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut times = Vec::with_capacity(a.count);
+    for i in 0..a.count as u64 {
+        let start = Instant::now();
+        let result = generator.generate(i);
+        let elapsed = start.elapsed();
+        let g = match result {
+            Ok(g) => g,
+            Err(e) => {
+                drop(progress);
+                eprintln!("termdoku: puzzle {}: {e}", i + 1);
+                return EXIT_PUZZLE;
+            }
+        };
+        progress.add(1);
+        times.push(elapsed);
+        let r = &g.rating;
+        let level = generate::level_name(r.level);
+        let text = if toml {
+            let mut p = g.puzzle.clone();
+            p.source = Some(format!("termdoku generate --seed {seed} #{}", i + 1));
+            if a.count > 1 {
+                // Several puzzles make one TOML collection (as in `puzzles/`).
+                format!(
+                    "# puzzle {}: {level} {}\n{}",
+                    i + 1,
+                    r.score,
+                    generate::shipped::write_collection([&p])
+                )
+            } else {
+                format!("# {level} {}\n{}", r.score, format::write_toml(&p))
+            }
+        } else {
+            format!("{}  # {level} {}\n", format::write_line(&g.puzzle), r.score)
+        };
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return EXIT_USAGE;
+        }
+        if a.stats {
+            eprintln!(
+                "puzzle {}: {:.2} ms, {} attempts, {level} {}, {} givens",
+                i + 1,
+                elapsed.as_secs_f64() * 1e3,
+                g.attempts,
+                r.score,
+                g.puzzle.given_count()
+            );
+        }
+    }
+    drop(progress);
+    if a.stats && !times.is_empty() {
+        times.sort_unstable();
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        let p95 = times[(times.len() * 95).div_ceil(100).saturating_sub(1)];
+        let total: f64 = times.iter().map(|&d| ms(d)).sum();
+        eprintln!(
+            "{} puzzles: median {:.2} ms, p95 {:.2} ms, max {:.2} ms, mean {:.2} ms",
+            times.len(),
+            ms(times[times.len() / 2]),
+            ms(p95),
+            ms(times[times.len() - 1]),
+            total / times.len() as f64
         );
     }
     EXIT_OK

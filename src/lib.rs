@@ -7,6 +7,7 @@ pub mod batch;
 pub mod cli;
 pub mod format;
 pub mod game;
+pub mod generate;
 pub mod geometry;
 pub mod progress;
 pub mod puzzle;

@@ -67,30 +67,91 @@ pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize
 /// The cell-list solver for any size: the path for 16x16, and the reference the bit-plane
 /// solver is checked against.
 pub fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
-    let plan = Plan::new(geometry);
-    let mut state = State {
-        cands: candidates.iter().map(|d| d.0).collect(),
-        done: vec![false; candidates.len()],
-        seen: vec![u64::MAX; geometry.houses().len()],
-    };
-    let mut search = Search {
-        plan: &plan,
-        limit: limit.max(1),
-        count: 0,
-        first: None,
-    };
-    if state.cands.len() == geometry.cell_count() && plan.seed(&mut state) {
-        if !geometry.is_plain_9x9() && !plan.probe(&mut state) {
-            return Solutions {
-                count: 0,
-                first: None,
-            };
+    Prepared::new(geometry).count(candidates, limit)
+}
+
+/// The solver's per-geometry tables, built once for callers that solve many grids of one
+/// layout: the generator checks uniqueness after every clue it removes, and rebuilding the
+/// peer lists and cage combinations each time would cost more than an easy solve.
+pub struct Prepared {
+    plan: Plan,
+    cells: usize,
+    houses: usize,
+    /// Failed-literal probing at the root: pays off on hard puzzles, but costs a
+    /// propagation per candidate, which dominates the many easy checks of a generator.
+    probe: bool,
+}
+
+impl Prepared {
+    pub fn new(geometry: &Geometry) -> Prepared {
+        Prepared {
+            plan: Plan::new(geometry),
+            cells: geometry.cell_count(),
+            houses: geometry.houses().len(),
+            probe: !geometry.is_plain_9x9(),
         }
-        search.run(state);
     }
-    Solutions {
-        count: search.count,
-        first: search.first,
+
+    /// Skips root probing (see [`Prepared::count`]).
+    pub fn without_probing(mut self) -> Prepared {
+        self.probe = false;
+        self
+    }
+
+    /// Counts solutions from givens (0 = empty), up to `limit`.
+    pub fn count_givens(&self, givens: &[u8], limit: usize) -> Solutions {
+        let all = self.plan.all;
+        let cands: Vec<Digits> = givens
+            .iter()
+            .map(|&d| match d {
+                0 => Digits(all),
+                1..=16 => Digits::single(d),
+                // Out of range: no candidate, so no solution (never a panic).
+                _ => Digits::EMPTY,
+            })
+            .collect();
+        self.count(&cands, limit)
+    }
+
+    /// Counts solutions consistent with a candidate grid, up to `limit`.
+    pub fn count(&self, candidates: &[Digits], limit: usize) -> Solutions {
+        let mut search = Search::new(&self.plan, limit);
+        if let Some(mut state) = self.start(candidates) {
+            if !self.probe || self.plan.probe(&mut state) {
+                search.run(state);
+            }
+        }
+        Solutions {
+            count: search.count,
+            first: search.first,
+        }
+    }
+
+    /// One solution chosen at random: every branch tries its choices in an order drawn from
+    /// `random`. Gives up (None) after `max_nodes` search nodes, so a layout without any
+    /// solution (a rare random jigsaw) cannot stall the generator.
+    pub fn random_solution(
+        &self,
+        candidates: &[Digits],
+        random: &mut dyn FnMut() -> u64,
+        max_nodes: usize,
+    ) -> Option<Vec<u8>> {
+        let mut search = Search::new(&self.plan, 1);
+        search.random = Some(random);
+        search.max_nodes = max_nodes;
+        if let Some(state) = self.start(candidates) {
+            search.run(state);
+        }
+        search.first
+    }
+
+    fn start(&self, candidates: &[Digits]) -> Option<State> {
+        let mut state = State {
+            cands: candidates.iter().map(|d| d.0).collect(),
+            done: vec![false; candidates.len()],
+            seen: vec![u64::MAX; self.houses],
+        };
+        (state.cands.len() == self.cells && self.plan.seed(&mut state)).then_some(state)
     }
 }
 
@@ -488,10 +549,41 @@ struct Search<'a> {
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
+    /// Shuffles the branch order when set (random solutions for the generator).
+    random: Option<&'a mut dyn FnMut() -> u64>,
+    nodes: usize,
+    max_nodes: usize,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(plan: &'a Plan, limit: usize) -> Search<'a> {
+        Search {
+            plan,
+            limit: limit.max(1),
+            count: 0,
+            first: None,
+            random: None,
+            nodes: 0,
+            max_nodes: usize::MAX,
+        }
+    }
+
+    /// Shuffles branch choices when searching for a random solution.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        if let Some(random) = self.random.as_mut() {
+            for i in (1..items.len()).rev() {
+                items.swap(i, (random() % (i as u64 + 1)) as usize);
+            }
+        }
+    }
+
     fn run(&mut self, mut s: State) {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            // Out of budget: stop every open branch.
+            self.limit = self.count;
+            return;
+        }
         if !self.plan.propagate(&mut s) {
             return;
         }
@@ -510,7 +602,8 @@ impl Search<'_> {
         // candidates gives a narrower branch.
         if let Some((k, _)) = best {
             if k >= 2 {
-                if let Some((bit, cells)) = self.plan.digit_branch(&s, k + 1) {
+                if let Some((bit, mut cells)) = self.plan.digit_branch(&s, k + 1) {
+                    self.shuffle(&mut cells);
                     for (i, &c) in cells.iter().enumerate() {
                         if self.count >= self.limit {
                             return;
@@ -540,10 +633,19 @@ impl Search<'_> {
             return;
         };
         let mut rest = s.cands[cell];
-        while rest != 0 && self.count < self.limit {
-            let bit = rest & rest.wrapping_neg();
+        let mut order = [0u16; 16];
+        let mut n = 0;
+        while rest != 0 {
+            order[n] = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            let mut next = if rest == 0 {
+            n += 1;
+        }
+        self.shuffle(&mut order[..n]);
+        for (i, &bit) in order[..n].iter().enumerate() {
+            if self.count >= self.limit {
+                break;
+            }
+            let mut next = if i + 1 == n {
                 std::mem::take(&mut s)
             } else {
                 s.clone()

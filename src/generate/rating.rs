@@ -1,0 +1,190 @@
+//! The one place the generator meets the human-style rater, plus the singles-only solver the
+//! generator uses as a fast filter while removing clues for easy puzzles.
+
+use crate::geometry::{Geometry, Rule};
+use crate::puzzle::Puzzle;
+
+pub use crate::solver::rate::Level;
+
+pub const LEVELS: [Level; 5] = Level::ALL;
+
+pub fn level_name(level: Level) -> &'static str {
+    level.name()
+}
+
+pub fn parse_level(s: &str) -> Option<Level> {
+    s.parse().ok()
+}
+
+/// What the generator needs to know of a rating.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rated {
+    pub level: Level,
+    pub score: u32,
+    /// The hardest technique on the logical path.
+    pub hardest: Option<String>,
+    /// Every technique id the path used.
+    pub used: Vec<String>,
+}
+
+impl Rated {
+    pub fn uses(&self, technique: &str) -> bool {
+        self.used.iter().any(|t| t == technique)
+    }
+}
+
+/// Rates a puzzle with the human-style solver.
+pub fn rate_puzzle(puzzle: &Puzzle) -> Rated {
+    let r = crate::solver::rate::rate(puzzle);
+    Rated {
+        level: r.level,
+        score: r.score,
+        hardest: r.hardest.map(String::from),
+        used: r.used.iter().map(|(id, _)| id.to_string()).collect(),
+    }
+}
+
+/// Technique ids the rater knows, for checking `--technique`.
+pub fn known_technique(id: &str) -> bool {
+    crate::solver::logic::technique(id).is_some()
+}
+
+/// The level a technique belongs to (training puzzles stay at or below it).
+pub fn technique_level(id: &str) -> Level {
+    crate::solver::logic::technique(id).map_or(Level::Extreme, |t| t.level)
+}
+
+/// Naked and hidden singles over every `Complete` house: the logic of an easy puzzle, as a
+/// few bit operations so the generator can ask "still easy?" after each clue it removes.
+pub struct Singles {
+    all: u16,
+    peers: Vec<Vec<u16>>,
+    houses: Vec<Vec<u16>>,
+}
+
+impl Singles {
+    pub fn new(g: &Geometry) -> Singles {
+        Singles {
+            all: g.all_digits().0,
+            peers: g
+                .cells()
+                .map(|c| g.peers(c).iter().map(|&p| p as u16).collect())
+                .collect(),
+            houses: g
+                .houses()
+                .iter()
+                .filter(|h| h.rule == Rule::Complete)
+                .map(|h| h.cells.iter().map(|&c| c as u16).collect())
+                .collect(),
+        }
+    }
+
+    /// The number of placements singles make when they fill the grid, None when they stall
+    /// or meet a contradiction.
+    pub fn solve(&self, givens: &[u8]) -> Option<usize> {
+        let n = self.peers.len();
+        if givens.len() != n {
+            return None;
+        }
+        let mut cands = vec![self.all; n];
+        let mut placed = vec![false; n];
+        let mut left = n;
+        let place = |c: usize, bit: u16, cands: &mut [u16], placed: &mut [bool]| -> bool {
+            if cands[c] & bit == 0 {
+                return false;
+            }
+            cands[c] = bit;
+            placed[c] = true;
+            for &p in &self.peers[c] {
+                cands[p as usize] &= !bit;
+            }
+            true
+        };
+        for (c, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                if d > 16 || !place(c, 1 << (d - 1), &mut cands, &mut placed) {
+                    return None;
+                }
+                left -= 1;
+            }
+        }
+        let mut steps = 0;
+        while left > 0 {
+            let mut progress = false;
+            for c in 0..n {
+                let m = cands[c];
+                if placed[c] {
+                    continue;
+                }
+                if m == 0 {
+                    return None;
+                }
+                if m & (m - 1) == 0 {
+                    place(c, m, &mut cands, &mut placed);
+                    left -= 1;
+                    steps += 1;
+                    progress = true;
+                }
+            }
+            for house in &self.houses {
+                let (mut once, mut twice, mut done) = (0u16, 0u16, 0u16);
+                for &c in house {
+                    let m = cands[c as usize];
+                    if placed[c as usize] {
+                        done |= m;
+                    } else {
+                        twice |= once & m;
+                        once |= m;
+                    }
+                }
+                if (once | done) != self.all {
+                    return None;
+                }
+                let mut singles = once & !twice & !done;
+                while singles != 0 {
+                    let bit = singles & singles.wrapping_neg();
+                    singles &= singles - 1;
+                    if let Some(&c) = house
+                        .iter()
+                        .find(|&&c| !placed[c as usize] && cands[c as usize] & bit != 0)
+                    {
+                        if !place(c as usize, bit, &mut cands, &mut placed) {
+                            return None;
+                        }
+                        left -= 1;
+                        steps += 1;
+                        progress = true;
+                    }
+                }
+            }
+            if !progress {
+                return None;
+            }
+        }
+        Some(steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_line;
+    use crate::puzzle::Variant;
+
+    #[test]
+    fn singles_solve_an_easy_puzzle_but_not_a_hard_one() {
+        let easy =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        let hard =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let p = parse_line(easy.as_bytes(), Variant::Standard, "t", 1)
+            .unwrap()
+            .unwrap();
+        assert!(Singles::new(p.geometry()).solve(&p.givens).is_some());
+        assert_eq!(rate_puzzle(&p).level, Level::Easy);
+        let q = parse_line(hard.as_bytes(), Variant::Standard, "t", 1)
+            .unwrap()
+            .unwrap();
+        assert!(Singles::new(q.geometry()).solve(&q.givens).is_none());
+    }
+}

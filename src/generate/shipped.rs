@@ -1,0 +1,233 @@
+//! The puzzle collections shipped in `puzzles/`, embedded in the binary, for the player's
+//! new-game menu.
+//!
+//! Standard, diagonal and honeycomb collections are line files: `#` header lines naming the
+//! generator command, seed and rating, then one puzzle a line followed by `# level score`.
+//! Jigsaw and killer need their regions and cages, so their collections are TOML files with
+//! one `[[puzzle]]` table per puzzle (keys as in a TOML puzzle file, cages as
+//! `[[puzzle.cage]]`); [`parse_collection`] reads them and [`write_collection`] writes them.
+
+use super::rating::Level;
+use crate::format::{self, ParseError};
+use crate::puzzle::{Puzzle, Variant};
+
+/// One shipped file.
+#[derive(Clone, Copy, Debug)]
+pub struct Collection {
+    pub variant: Variant,
+    pub level: Level,
+    /// Path inside the repository, for messages.
+    pub path: &'static str,
+    text: &'static str,
+}
+
+macro_rules! collection {
+    ($variant:ident, $level:ident, $file:literal) => {
+        Collection {
+            variant: Variant::$variant,
+            level: Level::$level,
+            path: concat!("puzzles/", $file),
+            text: include_str!(concat!("../../puzzles/", $file)),
+        }
+    };
+}
+
+static COLLECTIONS: &[Collection] = &[
+    collection!(Standard, Easy, "standard-easy.txt"),
+    collection!(Standard, Medium, "standard-medium.txt"),
+    collection!(Standard, Hard, "standard-hard.txt"),
+    collection!(Standard, Unfair, "standard-unfair.txt"),
+    collection!(Standard, Extreme, "standard-extreme.txt"),
+    collection!(Diagonal, Easy, "diagonal-easy.txt"),
+    collection!(Diagonal, Medium, "diagonal-medium.txt"),
+    collection!(Diagonal, Hard, "diagonal-hard.txt"),
+    collection!(Diagonal, Unfair, "diagonal-unfair.txt"),
+    collection!(Diagonal, Extreme, "diagonal-extreme.txt"),
+    collection!(Honeycomb, Easy, "honeycomb-easy.txt"),
+    collection!(Honeycomb, Medium, "honeycomb-medium.txt"),
+    collection!(Honeycomb, Hard, "honeycomb-hard.txt"),
+    collection!(Honeycomb, Unfair, "honeycomb-unfair.txt"),
+    collection!(Honeycomb, Extreme, "honeycomb-extreme.txt"),
+    collection!(Jigsaw, Easy, "jigsaw-easy.toml"),
+    collection!(Jigsaw, Medium, "jigsaw-medium.toml"),
+    collection!(Jigsaw, Hard, "jigsaw-hard.toml"),
+    collection!(Jigsaw, Unfair, "jigsaw-unfair.toml"),
+    collection!(Jigsaw, Extreme, "jigsaw-extreme.toml"),
+    collection!(Killer, Easy, "killer-easy.toml"),
+    collection!(Killer, Medium, "killer-medium.toml"),
+    collection!(Killer, Hard, "killer-hard.toml"),
+    collection!(Killer, Unfair, "killer-unfair.toml"),
+    collection!(Killer, Extreme, "killer-extreme.toml"),
+];
+
+/// Every shipped collection.
+pub fn collections() -> &'static [Collection] {
+    COLLECTIONS
+}
+
+impl Collection {
+    /// The puzzles of this collection.
+    pub fn puzzles(&self) -> Result<Vec<Puzzle>, ParseError> {
+        if self.path.ends_with(".toml") {
+            parse_collection(self.text, self.path)
+        } else {
+            let mut out = Vec::new();
+            for (i, line) in self.text.lines().enumerate() {
+                if let Some(p) =
+                    format::parse_line(line.as_bytes(), self.variant, self.path, i + 1)?
+                {
+                    out.push(p);
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The shipped collection for a variant and level.
+pub fn collection(variant: Variant, level: Level) -> Option<&'static Collection> {
+    COLLECTIONS
+        .iter()
+        .find(|c| c.variant == variant && c.level == level)
+}
+
+/// All shipped puzzles of a variant and level (empty when there are none).
+pub fn shipped(variant: Variant, level: Level) -> Vec<Puzzle> {
+    collection(variant, level)
+        .and_then(|c| c.puzzles().ok())
+        .unwrap_or_default()
+}
+
+/// The `index`-th shipped puzzle of a variant and level, if there is one.
+pub fn pick(variant: Variant, level: Level, index: usize) -> Option<Puzzle> {
+    shipped(variant, level).into_iter().nth(index)
+}
+
+/// Reads a TOML collection: one `[[puzzle]]` table per puzzle. Errors name the collection
+/// and the line within it.
+pub fn parse_collection(text: &str, name: &str) -> Result<Vec<Puzzle>, ParseError> {
+    let mut out = Vec::new();
+    let mut chunks: Vec<(usize, String)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim() == "[[puzzle]]" {
+            chunks.push((i + 1, String::new()));
+            continue;
+        }
+        if let Some((_, chunk)) = chunks.last_mut() {
+            let line = if line.trim() == "[[puzzle.cage]]" {
+                "[[cage]]"
+            } else {
+                line
+            };
+            chunk.push_str(line);
+            chunk.push('\n');
+        }
+    }
+    for (start, chunk) in chunks {
+        let p = format::parse_toml(chunk.as_bytes(), name).map_err(|e| shift(e, start))?;
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// Moves an error found in a puzzle's table to its line in the whole collection.
+fn shift(e: ParseError, start: usize) -> ParseError {
+    match e {
+        ParseError::Unexpected {
+            mut pos,
+            found,
+            expected,
+        } => {
+            pos.line += start;
+            ParseError::Unexpected {
+                pos,
+                found,
+                expected,
+            }
+        }
+        ParseError::WrongLength {
+            mut pos,
+            found,
+            expected,
+        } => {
+            pos.line += start;
+            ParseError::WrongLength {
+                pos,
+                found,
+                expected,
+            }
+        }
+        ParseError::Invalid { mut pos, message } => {
+            pos.line += start;
+            ParseError::Invalid { pos, message }
+        }
+        other => other,
+    }
+}
+
+/// Writes puzzles as a TOML collection that [`parse_collection`] reads back.
+pub fn write_collection<'a>(puzzles: impl IntoIterator<Item = &'a Puzzle>) -> String {
+    let mut out = String::new();
+    for p in puzzles {
+        out.push_str("[[puzzle]]\n");
+        for line in format::write_toml(p).lines() {
+            out.push_str(if line == "[[cage]]" {
+                "[[puzzle.cage]]"
+            } else {
+                line
+            });
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::rating::rate_puzzle;
+    use crate::solver::exact;
+
+    #[test]
+    fn collections_round_trip() {
+        let c = collection(Variant::Killer, Level::Hard).unwrap();
+        let puzzles = c.puzzles().unwrap();
+        let again = parse_collection(&write_collection(&puzzles), "t").unwrap();
+        assert_eq!(puzzles, again);
+    }
+
+    #[test]
+    fn collection_errors_name_the_line() {
+        let text = "# header\n[[puzzle]]\nvariant = \"jigsaw\"\ngivens = \"\"\"\n12\n\"\"\"\n";
+        let e = parse_collection(text, "c.toml").unwrap_err().to_string();
+        assert!(e.starts_with("c.toml:"), "{e}");
+    }
+
+    /// Every shipped puzzle: parses, has one solution, and rates at its collection's level
+    /// (the rater is recomputed, so a rater change that moves a puzzle shows up here).
+    #[test]
+    fn every_shipped_puzzle_is_unique_and_at_its_level() {
+        for c in collections() {
+            let puzzles = c.puzzles().unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                !puzzles.is_empty() || c.level == Level::Extreme,
+                "{} is empty",
+                c.path
+            );
+            for (i, p) in puzzles.iter().enumerate() {
+                assert_eq!(p.variant(), c.variant, "{} #{}", c.path, i + 1);
+                assert_eq!(exact::solve(p, 2).count, 1, "{} #{}", c.path, i + 1);
+                let r = rate_puzzle(p);
+                assert_eq!(r.level, c.level, "{} #{}: {r:?}", c.path, i + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn pick_draws_from_the_collection() {
+        let p = pick(Variant::Standard, Level::Easy, 0).unwrap();
+        assert_eq!(p.variant(), Variant::Standard);
+        assert!(pick(Variant::Standard, Level::Easy, 100_000).is_none());
+    }
+}
