@@ -87,7 +87,10 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
 /// A puzzle for a new game: a pseudo-random pick from the folders, else the built-in one.
 /// The second value says where it came from.
 pub fn pick(variant: Variant, difficulty: &str, seed: u64) -> (Puzzle, String) {
-    let found = find(&puzzle_dirs(), variant, difficulty);
+    let mut found = find(&puzzle_dirs(), variant, difficulty);
+    if found.is_empty() {
+        found = embedded(variant, difficulty);
+    }
     if found.is_empty() {
         let note = if difficulty == "any" {
             format!("built-in {variant} puzzle")
@@ -98,10 +101,44 @@ pub fn pick(variant: Variant, difficulty: &str, seed: u64) -> (Puzzle, String) {
     }
     let i = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) as usize % found.len();
     let p = found[i].clone();
-    (p, format!("puzzle {} of {} found", i + 1, found.len()))
+    (p, format!("puzzle {} of {}", i + 1, found.len()))
+}
+
+/// The collections built into the binary (`puzzles/` at build time), so a player installed
+/// anywhere still has every variant and level.
+pub fn embedded(variant: Variant, difficulty: &str) -> Vec<Puzzle> {
+    crate::generate::shipped::collections()
+        .iter()
+        .filter(|c| {
+            c.variant == variant
+                && (difficulty == "any" || c.level.to_string().eq_ignore_ascii_case(difficulty))
+        })
+        .flat_map(|c| {
+            c.puzzles().unwrap_or_default().into_iter().map(|mut p| {
+                p.difficulty = Some(c.level.to_string());
+                p
+            })
+        })
+        .collect()
 }
 
 /// Reads a TOML puzzle text (for tests and the built-ins).
 pub fn from_toml(text: &str) -> Option<Puzzle> {
     parse_toml(text.as_bytes(), "<text>").ok()
+}
+
+#[cfg(test)]
+mod embedded_tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_and_level_has_built_in_puzzles() {
+        for variant in Variant::ALL {
+            for level in &DIFFICULTIES[1..] {
+                let list = embedded(variant, level);
+                assert!(list.len() >= 30, "{variant} {level}: {}", list.len());
+                assert!(list.iter().all(|p| p.variant() == variant));
+            }
+        }
+    }
 }
