@@ -61,7 +61,11 @@ fn main() {
                 || step.eliminations.iter().any(|c| sol[c.cell] == c.digit)
             {
                 bad = true;
-                eprintln!("UNSOUND #{i} {}: {:?}", step.id(), step.explain(p.geometry(), termdoku::solver::logic::Detail::Full));
+                eprintln!(
+                    "UNSOUND #{i} {}: {:?}",
+                    step.id(),
+                    step.explain(p.geometry(), termdoku::solver::logic::Detail::Full)
+                );
             }
             match used.iter_mut().find(|(u, _)| *u == step.id()) {
                 Some((_, n)) => *n += 1,
@@ -77,7 +81,12 @@ fn main() {
         }
     }
     times.sort_by(|a, b| a.total_cmp(b));
-    let q = |f: f64| times.get(((times.len() as f64 - 1.0) * f) as usize).copied().unwrap_or(0.0);
+    let q = |f: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * f) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     used.sort_by(|a, b| b.1.cmp(&a.1));
     println!(
         "{}: {clean}/{total} finished without a guess ({:.1}%), {unsound} with an unsound step",
