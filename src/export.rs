@@ -140,7 +140,10 @@ pub fn grid_from_values<'a>(
         if v < 0.5 {
             continue;
         }
-        let mut parts = name.strip_prefix("x_").into_iter().flat_map(|s| s.split('_'));
+        let mut parts = name
+            .strip_prefix("x_")
+            .into_iter()
+            .flat_map(|s| s.split('_'));
         let (Some(r), Some(c), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
         };

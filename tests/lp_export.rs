@@ -59,10 +59,21 @@ fn lp_solve(variant: Variant, path: &Path, index: usize, p: &Puzzle, dir: &Path)
     };
     let out = Command::cargo_bin("termdoku")
         .unwrap()
-        .args(["export", "--format", "lp", "--variant", variant.name(), &arg])
+        .args([
+            "export",
+            "--format",
+            "lp",
+            "--variant",
+            variant.name(),
+            &arg,
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lp = dir.join(format!("{}-{index}.lp", variant.name()));
     let report = dir.join(format!("{}-{index}.txt", variant.name()));
     std::fs::write(&lp, &out.stdout).unwrap();
@@ -73,7 +84,11 @@ fn lp_solve(variant: Variant, path: &Path, index: usize, p: &Puzzle, dir: &Path)
         .arg(&report)
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
     let text = std::fs::read_to_string(&report).unwrap();
     // Column lines: "No. name [*] activity lower upper".
     let values: Vec<(String, f64)> = text
