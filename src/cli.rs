@@ -140,6 +140,22 @@ pub enum Command {
         threads: Option<usize>,
         file: PathBuf,
     },
+    /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output.
+    Export {
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: VariantArg,
+        /// A line-format string or a puzzle file.
+        puzzle: String,
+    },
+}
+
+/// Formats of `export`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// CPLEX LP (glpsol --lp, HiGHS, CBC).
+    Lp,
 }
 
 /// Exit statuses of design.md section 4.
@@ -218,6 +234,20 @@ pub fn run(command: Command) -> i32 {
             size,
             stats,
         }),
+        Command::Export {
+            format: ExportFormat::Lp,
+            variant,
+            puzzle,
+        } => match crate::format::load_puzzle(&puzzle, variant.into()) {
+            Ok(p) => {
+                print!("{}", crate::export::lp(&p));
+                EXIT_OK
+            }
+            Err(e) => {
+                eprintln!("termdoku: {e}");
+                EXIT_USAGE
+            }
+        },
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod cli;
+pub mod export;
 pub mod format;
 pub mod game;
 pub mod generate;

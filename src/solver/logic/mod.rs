@@ -4,9 +4,12 @@
 //! Adding a family: one file with `find(ctx, info, sink)` and `explain(step, g, detail)`,
 //! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
+pub mod cages;
 pub mod coloring;
 pub mod fish;
 pub mod intersections;
+pub mod matching;
+pub mod runs;
 pub mod single_digit;
 pub mod singles;
 pub mod step;
@@ -373,6 +376,9 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Wings => wings::find(ctx, info, sink),
         Family::Coloring => coloring::find(ctx, info, sink),
         Family::Uniqueness => uniqueness::find(ctx, info, sink),
+        Family::Runs => runs::find(ctx, info, sink),
+        Family::Matching => matching::find(ctx, info, sink),
+        Family::Cages => cages::find(ctx, info, sink),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -388,6 +394,9 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Wings => wings::explain(step, g, detail),
         Family::Coloring => coloring::explain(step, g, detail),
         Family::Uniqueness => uniqueness::explain(step, g, detail),
+        Family::Runs => runs::explain(step, g, detail),
+        Family::Matching => matching::explain(step, g, detail),
+        Family::Cages => cages::explain(step, g, detail),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

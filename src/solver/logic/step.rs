@@ -124,6 +124,24 @@ pub enum Pattern {
         a2: Vec<Cell>,
         b2: Vec<Cell>,
     },
+    /// Consecutive-run lines: for each house, the lowest digits of the runs it can still
+    /// hold (`[1]` for a complete line); `placed` the digits already placed in them.
+    Runs {
+        houses: Vec<HouseId>,
+        runs: Vec<Vec<u8>>,
+        placed: Digits,
+    },
+    /// Killer sums: `cells` add up to `sum`; `house` is the cage when the cells are one,
+    /// `region` the rows, columns or boxes of an innie/outie count (`outies`: the cells lie
+    /// outside the region); `combos` the digit sets the cage can still hold.
+    Sum {
+        house: Option<HouseId>,
+        region: Vec<HouseId>,
+        cells: Vec<Cell>,
+        sum: u32,
+        combos: Vec<Digits>,
+        outies: bool,
+    },
     /// A digit taken from the known solution.
     Guess { cell: Cell, digit: u8 },
 }

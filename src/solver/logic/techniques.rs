@@ -15,6 +15,12 @@ pub enum Family {
     Wings,
     Coloring,
     Uniqueness,
+    /// Consecutive-run lines (honeycomb): `runs.rs`.
+    Runs,
+    /// Hall sets by bipartite matching: `matching.rs`.
+    Matching,
+    /// Killer cage sums: `cages.rs`.
+    Cages,
     /// Steps taken from the known solution.
     LastResort,
 }
@@ -70,6 +76,15 @@ static TABLE: &[TechniqueInfo] = &[
         14,
         300,
     ),
+    info("run-range", "Run Range", F::Runs, L::Easy, 20, 350),
+    info(
+        "cage-combination",
+        "Cage Combination",
+        F::Cages,
+        L::Easy,
+        20,
+        360,
+    ),
     info(
         "locked-pair",
         "Locked Pair",
@@ -101,6 +116,22 @@ static TABLE: &[TechniqueInfo] = &[
         L::Medium,
         50,
         1210,
+    ),
+    info(
+        "run-sequence-enumeration",
+        "Run Sequence Enumeration",
+        F::Runs,
+        L::Medium,
+        50,
+        1250,
+    ),
+    info(
+        "innie-outie",
+        "Innies and Outies",
+        F::Cages,
+        L::Medium,
+        60,
+        1260,
     ),
     info("naked-pair", "Naked Pair", F::Subsets, L::Medium, 60, 1300),
     info(
@@ -142,6 +173,15 @@ static TABLE: &[TechniqueInfo] = &[
         L::Hard,
         150,
         2100,
+    ),
+    info("hall-set", "Hall Set", F::Matching, L::Hard, 160, 2150),
+    info(
+        "run-pair-enumeration",
+        "Run Pair Enumeration",
+        F::Runs,
+        L::Hard,
+        180,
+        2160,
     ),
     info("x-wing", "X-Wing", F::Fish, L::Hard, 140, 2200),
     info("swordfish", "Swordfish", F::Fish, L::Hard, 150, 2300),
