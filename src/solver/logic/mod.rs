@@ -6,6 +6,7 @@
 
 pub mod coloring;
 pub mod fish;
+pub mod forcing;
 pub mod intersections;
 pub mod single_digit;
 pub mod singles;
@@ -15,7 +16,7 @@ pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
 
-pub use step::{Candidate, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
+pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{technique, techniques, Family, TechniqueInfo};
 
 use crate::geometry::{Cell, Digits, Geometry, House, HouseId, HouseKind, Rule};
@@ -358,6 +359,8 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Wings => wings::find(ctx, info, sink),
         Family::Coloring => coloring::find(ctx, info, sink),
         Family::Uniqueness => uniqueness::find(ctx, info, sink),
+        Family::Forcing => forcing::find(ctx, info, sink),
+        Family::Chains | Family::Als => ControlFlow::Continue(()),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -373,6 +376,8 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Wings => wings::explain(step, g, detail),
         Family::Coloring => coloring::explain(step, g, detail),
         Family::Uniqueness => uniqueness::explain(step, g, detail),
+        Family::Forcing => forcing::explain(step, g, detail),
+        Family::Chains | Family::Als => step.name().to_string(),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

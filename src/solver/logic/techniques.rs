@@ -15,6 +15,9 @@ pub enum Family {
     Wings,
     Coloring,
     Uniqueness,
+    Chains,
+    Als,
+    Forcing,
     /// Steps taken from the known solution.
     LastResort,
 }
@@ -263,6 +266,15 @@ static TABLE: &[TechniqueInfo] = &[
         200,
         5361,
     ),
+    info(
+        "forcing-chain",
+        "Forcing Chain",
+        F::Forcing,
+        L::Extreme,
+        500,
+        8500,
+    ),
+    info("forcing-net", "Forcing Net", F::Forcing, L::Extreme, 700, 8600),
     TechniqueInfo {
         enabled: false,
         ..info("guess", "Guess", F::LastResort, L::Extreme, 10000, 8900)
