@@ -20,7 +20,11 @@ fn shipped_lists() -> Vec<(String, Variant, Vec<termdoku::puzzle::Puzzle>)> {
         if path.extension().is_none_or(|e| e != "txt") {
             continue;
         }
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let Some(variant) = stem.split('-').next().and_then(Variant::parse) else {
             continue;
         };

@@ -57,7 +57,9 @@ fn one_output_line_per_puzzle_line_with_counts() {
         .assert()
         .code(1)
         .stdout("1\n2+\n0\n")
-        .stderr(predicate::str::contains(":5: invalid: r1c1 and r1c2 both hold 1"));
+        .stderr(predicate::str::contains(
+            ":5: invalid: r1c1 and r1c2 both hold 1",
+        ));
 }
 
 #[test]
@@ -89,14 +91,20 @@ fn first_gives_a_solution_without_proof() {
 
 #[test]
 fn unreadable_lines_exit_2_with_position() {
-    let f = file_with(&format!("{}\n{}x\n", pattern_puzzle(), &pattern_puzzle()[..80]));
+    let f = file_with(&format!(
+        "{}\n{}x\n",
+        pattern_puzzle(),
+        &pattern_puzzle()[..80]
+    ));
     termdoku()
         .arg("solve")
         .arg(f.path())
         .assert()
         .code(2)
         .stdout(format!("{}\nerror\n", pattern_grid()))
-        .stderr(predicate::str::contains(":2:81: unexpected 'x' (expected a digit, '.' or '0')"));
+        .stderr(predicate::str::contains(
+            ":2:81: unexpected 'x' (expected a digit, '.' or '0')",
+        ));
 }
 
 #[test]
@@ -128,7 +136,9 @@ fn honeycomb_and_small_grids_by_variant() {
         .write_stdin(pattern_puzzle())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("81 cells, expected 61 for honeycomb"));
+        .stderr(predicate::str::contains(
+            "81 cells, expected 61 for honeycomb",
+        ));
     termdoku()
         .arg("solve")
         .write_stdin("12343412214.4321\n")
@@ -141,13 +151,19 @@ fn honeycomb_and_small_grids_by_variant() {
 fn toml_files_name_the_bad_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.toml");
-    std::fs::write(&path, "variant = \"killer\"\n[[cage]]\nsum = 50\ncells = [\"r1c1\", \"r1c2\"]\n").unwrap();
+    std::fs::write(
+        &path,
+        "variant = \"killer\"\n[[cage]]\nsum = 50\ncells = [\"r1c1\", \"r1c2\"]\n",
+    )
+    .unwrap();
     termdoku()
         .arg("solve")
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("k.toml:3:7: cage 1: sum 50 is impossible"));
+        .stderr(predicate::str::contains(
+            "k.toml:3:7: cage 1: sum 50 is impossible",
+        ));
 }
 
 #[test]

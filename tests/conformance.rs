@@ -15,7 +15,9 @@ fn line(s: &str, v: Variant) -> Puzzle {
 
 /// Every puzzle of the file has exactly one solution, and it obeys the rules.
 fn all_unique(file: &str, variant: Variant, step: usize) -> usize {
-    let Some(path) = conformance(file) else { return 0 };
+    let Some(path) = conformance(file) else {
+        return 0;
+    };
     let mut n = 0;
     for (i, l) in lines(&path).iter().enumerate().step_by(step) {
         let p = line(l, variant);
@@ -51,12 +53,21 @@ fn standard_sets_are_unique_and_solved() {
 
 #[test]
 fn forum_hardest_is_unique_and_solved() {
-    assert!(all_unique("standard/forum-hardest-1905-11plus.txt", Variant::Standard, 1) > 0 || conformance("standard").is_none());
+    assert!(
+        all_unique(
+            "standard/forum-hardest-1905-11plus.txt",
+            Variant::Standard,
+            1
+        ) > 0
+            || conformance("standard").is_none()
+    );
 }
 
 #[test]
 fn multiple_solution_set_is_never_unique() {
-    let Some(path) = conformance("standard/serg-multiple-solutions.txt") else { return };
+    let Some(path) = conformance("standard/serg-multiple-solutions.txt") else {
+        return;
+    };
     for (i, l) in lines(&path).iter().enumerate() {
         let p = line(l, Variant::Standard);
         let s = solve(&p, 2);
@@ -67,7 +78,9 @@ fn multiple_solution_set_is_never_unique() {
 
 #[test]
 fn solution_counts_match() {
-    let Some(path) = conformance("standard/solution-counts.txt") else { return };
+    let Some(path) = conformance("standard/solution-counts.txt") else {
+        return;
+    };
     let rows = lines(&path);
     assert!(rows.len() >= 40);
     for row in rows {
@@ -117,12 +130,16 @@ fn diagonal_set_matches_published_solutions() {
 }
 
 fn toml_set(dir: &str) {
-    let Some(folder) = conformance(dir) else { return };
+    let Some(folder) = conformance(dir) else {
+        return;
+    };
     let solutions = lines(&folder.join("solutions.txt"));
     assert!(!solutions.is_empty());
     for row in solutions {
         let (name, sol) = row.split_once(' ').unwrap();
-        let p = load_file(&folder.join(name), Variant::Standard).unwrap().remove(0);
+        let p = load_file(&folder.join(name), Variant::Standard)
+            .unwrap()
+            .remove(0);
         let s = solve(&p, 2);
         assert_eq!(s.count, 1, "{dir}/{name}");
         let got = s.first.unwrap();

@@ -9,7 +9,9 @@ use termdoku::solver::exact::{reference_from_givens, solve};
 /// A valid full grid for a layout, found by the reference solver, then shuffled digits.
 fn solved(layout: &Layout) -> Vec<u8> {
     let p = Puzzle::new(layout.clone(), vec![0; layout.cell_count()]).unwrap();
-    reference_from_givens(p.geometry(), &p.givens, 1).first.unwrap()
+    reference_from_givens(p.geometry(), &p.givens, 1)
+        .first
+        .unwrap()
 }
 
 fn layouts() -> Vec<Layout> {
@@ -26,9 +28,18 @@ fn layouts() -> Vec<Layout> {
     out.push(jigsaw);
     let mut killer = Layout::new(Variant::Killer, 4);
     killer.cages = vec![
-        CageSpec { sum: 3, cells: vec![0, 1] },
-        CageSpec { sum: 7, cells: vec![2, 3] },
-        CageSpec { sum: 10, cells: vec![12, 13, 14, 15] },
+        CageSpec {
+            sum: 3,
+            cells: vec![0, 1],
+        },
+        CageSpec {
+            sum: 7,
+            cells: vec![2, 3],
+        },
+        CageSpec {
+            sum: 10,
+            cells: vec![12, 13, 14, 15],
+        },
     ];
     out.push(killer);
     out
@@ -64,7 +75,11 @@ proptest! {
 fn sixteen_by_sixteen_is_solved() {
     let layout = Layout::new(Variant::Standard, 16);
     let full = solved(&layout);
-    let givens: Vec<u8> = full.iter().enumerate().map(|(i, &d)| if i % 3 == 0 { 0 } else { d }).collect();
+    let givens: Vec<u8> = full
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| if i % 3 == 0 { 0 } else { d })
+        .collect();
     let p = Puzzle::new(layout, givens).unwrap();
     let s = solve(&p, 2);
     assert_eq!(s.count, 1);

@@ -8,7 +8,8 @@ use termdoku::puzzle::{Layout, Puzzle, Variant};
 
 fn layout_strategy() -> impl Strategy<Value = Layout> {
     prop_oneof![
-        prop::sample::select(vec![4usize, 6, 9, 16]).prop_map(|n| Layout::new(Variant::Standard, n)),
+        prop::sample::select(vec![4usize, 6, 9, 16])
+            .prop_map(|n| Layout::new(Variant::Standard, n)),
         prop::sample::select(vec![4usize, 6, 9]).prop_map(|n| Layout::new(Variant::Diagonal, n)),
         Just(Layout::new(Variant::Honeycomb, 9)),
         Just({
@@ -19,8 +20,14 @@ fn layout_strategy() -> impl Strategy<Value = Layout> {
         (1u32..=9, 3u32..=17).prop_map(|(a, b)| {
             let mut l = Layout::new(Variant::Killer, 9);
             l.cages = vec![
-                CageSpec { sum: a, cells: vec![0] },
-                CageSpec { sum: b, cells: vec![10, 11] },
+                CageSpec {
+                    sum: a,
+                    cells: vec![0],
+                },
+                CageSpec {
+                    sum: b,
+                    cells: vec![10, 11],
+                },
             ];
             l
         }),
@@ -30,7 +37,11 @@ fn layout_strategy() -> impl Strategy<Value = Layout> {
 fn puzzle_strategy() -> impl Strategy<Value = Puzzle> {
     layout_strategy().prop_flat_map(|layout| {
         let n = layout.cell_count();
-        let max = if layout.variant == Variant::Honeycomb { 9 } else { layout.size as u8 };
+        let max = if layout.variant == Variant::Honeycomb {
+            9
+        } else {
+            layout.size as u8
+        };
         proptest::collection::vec(prop_oneof![3 => Just(0u8), 2 => 1..=max], n)
             .prop_map(move |givens| Puzzle::new(layout.clone(), givens).unwrap())
     })

@@ -8,7 +8,12 @@ use std::path::PathBuf;
 pub fn conformance(sub: &str) -> Option<PathBuf> {
     let base = std::env::var_os("TERMDOKU_CONFORMANCE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/conformance")));
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../shared/conformance"
+            ))
+        });
     let path = base.join(sub);
     if path.exists() {
         Some(path)

@@ -318,7 +318,12 @@ fn candidates(ctx: &Ctx) -> Vec<Candidate> {
     out
 }
 
-fn search(e: &Engine, info: &'static TechniqueInfo, mode: Mode, sink: &mut Sink) -> ControlFlow<()> {
+fn search(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    mode: Mode,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     let ctx = e.ctx;
     let all = candidates(ctx);
     let n = ctx.geo.cell_count();
@@ -393,7 +398,12 @@ fn search(e: &Engine, info: &'static TechniqueInfo, mode: Mode, sink: &mut Sink)
 }
 
 /// Facts derived by every branch (and not already true in the grid) give a step.
-fn verity(e: &Engine, info: &'static TechniqueInfo, branches: &[&Branch], sink: &mut Sink) -> ControlFlow<()> {
+fn verity(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    branches: &[&Branch],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     let ctx = e.ctx;
     let Some(first) = branches.first() else {
         return ControlFlow::Continue(());
@@ -445,7 +455,6 @@ fn with_links(mut step: Step, b: &Branch, f: Fact, e: &Engine) -> Step {
     step
 }
 
-
 fn node_text(g: &Geometry, n: &ChainNode) -> String {
     let cells: Vec<String> = n.cells.iter().map(|&c| g.cell_name(c)).collect();
     let name = if cells.len() == 1 {
@@ -489,13 +498,9 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         Detail::Full => {
             let body = if chains.len() == 1 {
                 let c = &chains[0];
-                let ends_broken = step.placements.is_empty()
-                    || c.first().is_some_and(|n| !n.on);
+                let ends_broken = step.placements.is_empty() || c.first().is_some_and(|n| !n.on);
                 if ends_broken {
-                    format!(
-                        "{} leads to a contradiction",
-                        chain_text(g, c)
-                    )
+                    format!("{} leads to a contradiction", chain_text(g, c))
                 } else {
                     chain_text(g, c)
                 }
@@ -517,16 +522,13 @@ mod tests {
     /// is a forcing step; every forcing step found must keep the true digits.
     #[test]
     fn forcing_steps_are_sound_on_a_hard_puzzle() {
-        let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
         let g = grid(line);
-        let p = crate::format::parse_line(
-            line.as_bytes(),
-            crate::puzzle::Variant::Standard,
-            "t",
-            1,
-        )
-        .unwrap()
-        .unwrap();
+        let p =
+            crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Standard, "t", 1)
+                .unwrap()
+                .unwrap();
         let sol = crate::solver::exact::solve(&p, 1).first.unwrap();
         let steps = find_all(&g, "forcing-chain");
         let nets = find_all(&g, "forcing-net");
