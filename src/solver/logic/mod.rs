@@ -4,6 +4,7 @@
 //! Adding a family: one file with `find(ctx, info, sink)` and `explain(step, g, detail)`,
 //! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
+pub mod chains;
 pub mod coloring;
 pub mod fish;
 pub mod forcing;
@@ -360,7 +361,8 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Coloring => coloring::find(ctx, info, sink),
         Family::Uniqueness => uniqueness::find(ctx, info, sink),
         Family::Forcing => forcing::find(ctx, info, sink),
-        Family::Chains | Family::Als => ControlFlow::Continue(()),
+        Family::Chains => chains::find(ctx, info, sink),
+        Family::Als => ControlFlow::Continue(()),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -377,7 +379,8 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Coloring => coloring::explain(step, g, detail),
         Family::Uniqueness => uniqueness::explain(step, g, detail),
         Family::Forcing => forcing::explain(step, g, detail),
-        Family::Chains | Family::Als => step.name().to_string(),
+        Family::Chains => chains::explain(step, g, detail),
+        Family::Als => step.name().to_string(),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),
