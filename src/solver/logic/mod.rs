@@ -5,8 +5,10 @@
 //! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
 pub mod cages;
+pub mod chains;
 pub mod coloring;
 pub mod fish;
+pub mod forcing;
 pub mod intersections;
 pub mod matching;
 pub mod runs;
@@ -18,7 +20,7 @@ pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
 
-pub use step::{Candidate, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
+pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{technique, techniques, Family, TechniqueInfo};
 
 use crate::geometry::{Cell, Digits, Geometry, House, HouseId, HouseKind, Rule};
@@ -379,6 +381,9 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Runs => runs::find(ctx, info, sink),
         Family::Matching => matching::find(ctx, info, sink),
         Family::Cages => cages::find(ctx, info, sink),
+        Family::Forcing => forcing::find(ctx, info, sink),
+        Family::Chains => chains::find(ctx, info, sink),
+        Family::Als => ControlFlow::Continue(()),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -397,6 +402,9 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Runs => runs::explain(step, g, detail),
         Family::Matching => matching::explain(step, g, detail),
         Family::Cages => cages::explain(step, g, detail),
+        Family::Forcing => forcing::explain(step, g, detail),
+        Family::Chains => chains::explain(step, g, detail),
+        Family::Als => step.name().to_string(),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

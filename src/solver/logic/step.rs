@@ -144,6 +144,25 @@ pub enum Pattern {
     },
     /// A digit taken from the known solution.
     Guess { cell: Cell, digit: u8 },
+    /// Chains of inferences, each read in order (chains, loops, forcing chains and nets:
+    /// one chain per branch).
+    Chains { chains: Vec<Vec<ChainNode>> },
+    /// Almost locked sets and the restricted common digits that join them.
+    Als {
+        sets: Vec<(Vec<Cell>, Digits)>,
+        rcc: Vec<u8>,
+    },
+    /// A deadly pattern (unique / hidden / avoidable rectangle): its four cells and digits.
+    Rectangle { cells: Vec<Cell>, digits: Digits },
+}
+
+/// A node of a chain: `digit` is true (`on`) or false in one cell, or (a group node) in one
+/// of several cells of a house.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainNode {
+    pub cells: Vec<Cell>,
+    pub digit: u8,
+    pub on: bool,
 }
 
 /// One step of the human-style solver.

@@ -2,13 +2,19 @@
 //! check that) and only when every house is `Complete`, where the deadly-pattern
 //! argument holds.
 
-use super::step::effect_text;
-use super::{Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
-use crate::geometry::{digit_char, Geometry};
+use super::step::{article, cell_list, digit_list, effect_text};
+use super::{Candidate, CellSet, Ctx, Detail, LineClass, Pattern, Role, Sink, Step, TechniqueInfo};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, HouseKind};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    if info.id != "bug-plus-1" || !ctx.t.all_complete {
+    if !ctx.t.all_complete {
+        return ControlFlow::Continue(());
+    }
+    if let Some(kind) = rectangle_kind(info.id) {
+        return rectangle(ctx, info, kind, sink);
+    }
+    if info.id != "bug-plus-1" {
         return ControlFlow::Continue(());
     }
     // Every empty cell bivalue but one with three candidates.
@@ -64,7 +70,23 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     )
 }
 
+fn rectangle_kind(id: &str) -> Option<u8> {
+    Some(match id {
+        "unique-rectangle-1" => 1,
+        "unique-rectangle-2" => 2,
+        "unique-rectangle-3" => 3,
+        "unique-rectangle-4" => 4,
+        "unique-rectangle-5" => 5,
+        "unique-rectangle-6" => 6,
+        "hidden-rectangle" => 7,
+        _ => return None,
+    })
+}
+
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    if matches!(step.pattern, Pattern::Rectangle { .. }) {
+        return explain_rectangle(step, g, detail);
+    }
     let Pattern::Single { cell, digit, .. } = step.pattern else {
         return step.name().to_string();
     };
@@ -76,6 +98,265 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
              its houses; without it the puzzle would have two solutions: {}",
             g.cell_name(cell),
             digit_char(digit),
+            effect_text(g, step)
+        ),
+    }
+}
+
+// ---- Unique rectangles (types 1 to 6) and hidden rectangles ----
+
+/// A rectangle: cells `[r1c1, r1c2, r2c1, r2c2]` (by line index, not by geometry), valid
+/// for the deadly-pattern argument: every house holds 0 or 2 of its cells, and those two
+/// are a side (same row or same column), so swapping the two digits keeps every house
+/// valid and would give a second solution.
+fn rectangles(ctx: &Ctx) -> Vec<[Cell; 4]> {
+    let t = &ctx.t;
+    let (Some(rows), Some(cols)) = (
+        t.lines.iter().find(|(c, _)| *c == LineClass::Row),
+        t.lines.iter().find(|(c, _)| *c == LineClass::Column),
+    ) else {
+        return Vec::new();
+    };
+    let (rows, cols) = (&rows.1, &cols.1);
+    let at = |r: HouseId, c: HouseId| t.house_sets[r].and(t.house_sets[c]).first();
+    let mut out = Vec::new();
+    for (i, &r1) in rows.iter().enumerate() {
+        for &r2 in &rows[i + 1..] {
+            for (j, &c1) in cols.iter().enumerate() {
+                for &c2 in &cols[j + 1..] {
+                    let (Some(a), Some(b), Some(c), Some(d)) =
+                        (at(r1, c1), at(r1, c2), at(r2, c1), at(r2, c2))
+                    else {
+                        continue;
+                    };
+                    let q = [a, b, c, d];
+                    if q.iter().any(|&x| !ctx.empty.contains(x)) {
+                        continue;
+                    }
+                    if deadly_shape(ctx, &q) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn deadly_shape(ctx: &Ctx, q: &[Cell; 4]) -> bool {
+    let set = CellSet::from_cells(q.iter().copied());
+    ctx.t.house_sets.iter().all(|h| {
+        let i = h.and(set);
+        match i.len() {
+            0 => true,
+            2 => {
+                // A side, never a diagonal (a, d) or (b, c).
+                !(i.contains(q[0]) && i.contains(q[3])) && !(i.contains(q[1]) && i.contains(q[2]))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Houses holding both cells.
+fn shared_houses(ctx: &Ctx, x: Cell, y: Cell) -> Vec<HouseId> {
+    ctx.geo
+        .houses_of(x)
+        .iter()
+        .copied()
+        .filter(|&h| ctx.t.house_sets[h].contains(y))
+        .collect()
+}
+
+fn ur_step(info: &'static TechniqueInfo, q: &[Cell; 4], ab: Digits, elims: Vec<Candidate>) -> Step {
+    Step::new(
+        info,
+        Pattern::Rectangle {
+            cells: q.to_vec(),
+            digits: ab,
+        },
+    )
+    .eliminate(elims)
+    .candidates(q, ab, Role::Defining)
+}
+
+fn rectangle(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    kind: u8,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    for q in rectangles(ctx) {
+        // Missing candidates are fine: in a unique puzzle the solution never holds the
+        // deadly pattern, whatever the candidates say; each corner needs one of the two.
+        let any = q.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
+        let ds: Vec<u8> = any.iter().collect();
+        for (i, &a) in ds.iter().enumerate() {
+            for &b in &ds[i + 1..] {
+                let ab = Digits::single(a) | Digits::single(b);
+                if q.iter().any(|&c| (ctx.cand[c] & ab).is_empty())
+                    || q.iter().filter(|&&c| ab.is_subset(ctx.cand[c])).count() < 2
+                {
+                    continue;
+                }
+                let extra: Vec<Digits> = q.iter().map(|&c| ctx.cand[c].without(ab)).collect();
+                let bi: Vec<usize> = (0..4).filter(|&k| extra[k].is_empty()).collect();
+                let ex: Vec<usize> = (0..4).filter(|&k| !extra[k].is_empty()).collect();
+                let side = |k: usize, l: usize| k + l != 3; // (0,3) and (1,2) are diagonals
+                let rect = CellSet::from_cells(q.iter().copied());
+                let mut found: Vec<Vec<Candidate>> = Vec::new();
+                match kind {
+                    1 if bi.len() == 3 => {
+                        let x = q[ex[0]];
+                        found.push(vec![Candidate::new(x, a), Candidate::new(x, b)]);
+                    }
+                    2 | 5 if bi.len() <= 2 && !ex.is_empty() => {
+                        let union = ex.iter().fold(Digits::EMPTY, |m, &k| m | extra[k]);
+                        let Some(x) = union.single_digit() else {
+                            continue;
+                        };
+                        let is_side = ex.len() == 2 && side(ex[0], ex[1]);
+                        if (kind == 2) != is_side {
+                            continue;
+                        }
+                        let cells: Vec<Cell> = ex.iter().map(|&k| q[k]).collect();
+                        let targets = ctx.seen_by_all(&cells).minus(rect);
+                        found.push(ctx.elims(targets, x));
+                    }
+                    3 if bi.len() == 2 && side(ex[0], ex[1]) => {
+                        let (p, r) = (q[ex[0]], q[ex[1]]);
+                        let union = extra[ex[0]] | extra[ex[1]];
+                        let mut all = Vec::new();
+                        for h in shared_houses(ctx, p, r) {
+                            let mut per = Vec::new();
+                            ur3(ctx, h, p, r, union, &mut per);
+                            if let Some(first) = per.into_iter().next() {
+                                all.extend(first);
+                            }
+                        }
+                        if !all.is_empty() {
+                            found.push(all);
+                        }
+                    }
+                    4 if bi.len() == 2 && side(ex[0], ex[1]) => {
+                        let (p, r) = (q[ex[0]], q[ex[1]]);
+                        for h in shared_houses(ctx, p, r) {
+                            for (u, v) in [(a, b), (b, a)] {
+                                let w = ctx.where_in(h, u);
+                                if !w.is_empty() && w.is_subset(CellSet::from_cells([p, r])) {
+                                    found.push(vec![Candidate::new(p, v), Candidate::new(r, v)]);
+                                }
+                            }
+                        }
+                    }
+                    6 if bi.len() == 2 && !side(ex[0], ex[1]) => {
+                        for (u, v) in [(a, b), (b, a)] {
+                            let _ = v;
+                            let lines_ok = q.iter().all(|&c| {
+                                ctx.geo.houses_of(c).iter().all(|&h| {
+                                    !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect)
+                                })
+                            });
+                            if lines_ok {
+                                found.push(vec![
+                                    Candidate::new(q[ex[0]], u),
+                                    Candidate::new(q[ex[1]], u),
+                                ]);
+                            }
+                        }
+                    }
+                    7 if !bi.is_empty() && bi.len() <= 2 => {
+                        // Hidden rectangle: a bivalue corner; in the row and the column of
+                        // the opposite corner, u lives only in the rectangle, so the opposite
+                        // corner cannot hold v (else the other three would be forced into
+                        // the deadly pattern).
+                        for &k in &bi {
+                            let y = q[3 - k];
+                            if extra[3 - k].is_empty() {
+                                continue;
+                            }
+                            for (u, v) in [(a, b), (b, a)] {
+                                let ok = ctx.geo.houses_of(y).iter().all(|&h| {
+                                    !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect)
+                                });
+                                if ok {
+                                    found.push(vec![Candidate::new(y, v)]);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                for elims in found {
+                    let elims: Vec<Candidate> = elims
+                        .into_iter()
+                        .filter(|c| ctx.cand[c.cell].contains(c.digit))
+                        .collect();
+                    if !elims.is_empty() {
+                        sink(ur_step(info, &q, ab, elims))?;
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+fn is_line(ctx: &Ctx, h: HouseId) -> bool {
+    matches!(
+        ctx.geo.house(h).kind,
+        HouseKind::Row(_) | HouseKind::Column(_)
+    )
+}
+
+/// Type 3: the extra digits of the two roof cells act as one cell; with k other cells of
+/// the house they form a naked subset of k+1 digits.
+fn ur3(ctx: &Ctx, h: HouseId, p: Cell, r: Cell, union: Digits, found: &mut Vec<Vec<Candidate>>) {
+    let others: Vec<Cell> = ctx.t.house_sets[h]
+        .and(ctx.empty)
+        .iter()
+        .filter(|&c| c != p && c != r)
+        .collect();
+    for k in 1..=3usize {
+        let _ = super::combinations(&others, k, &mut |sub: &[Cell]| {
+            let digits = sub.iter().fold(union, |m, &c| m | ctx.cand[c]);
+            if digits.len() as usize == k + 1 {
+                let mut elims = Vec::new();
+                for &c in &others {
+                    if sub.contains(&c) {
+                        continue;
+                    }
+                    for d in (ctx.cand[c] & digits).iter() {
+                        elims.push(Candidate::new(c, d));
+                    }
+                }
+                if !elims.is_empty() {
+                    found.push(elims);
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
+}
+
+pub fn explain_rectangle(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Rectangle { cells, digits } = &step.pattern else {
+        return step.name().to_string();
+    };
+    match detail {
+        Detail::Nudge => format!("Look at {}", cell_list(g, cells)),
+        Detail::Technique => format!(
+            "There is {} {}: avoid a pattern with two solutions",
+            article(step.name()),
+            step.name()
+        ),
+        Detail::Full => format!(
+            "{} on {} in {}: the four cells must not end up holding only {} (two solutions \
+             would be possible), so {}",
+            step.name(),
+            digit_list(*digits),
+            cell_list(g, cells),
+            digit_list(*digits),
             effect_text(g, step)
         ),
     }

@@ -1,0 +1,426 @@
+//! Chains and loops: X-chain, XY-chain, nice loops (continuous and discontinuous),
+//! alternating inference chains, and their grouped forms.
+//!
+//! All of them walk one implication graph over *nodes* (a digit in one cell, or — grouped —
+//! in the cells a line shares with a box): from "node true" a weak link makes every node that
+//! cannot be true with it false; from "node false" a strong link makes its partner true.
+//! Strong links come only from bivalue cells and from `Complete` houses where a digit has
+//! exactly two places (or two groups), so they hold on every variant. A breadth-first walk
+//! from each start gives the shortest chain to every conclusion, bounded by the technique's
+//! length limit (HoDoKu: 20 nodes for chains, 10 for loops... we keep both generous but
+//! finite).
+
+use super::forcing::chain_text;
+use super::step::{article, effect_text, ChainNode};
+use super::{
+    Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
+    TechniqueInfo,
+};
+use crate::geometry::{Cell, Geometry};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    X,
+    Xy,
+    NiceLoop,
+    Aic,
+}
+
+struct Node {
+    cells: CellSet,
+    digit: u8,
+}
+
+struct Graph {
+    nodes: Vec<Node>,
+    /// Partners that are true when the node is false.
+    strong: Vec<Vec<usize>>,
+    /// Partners that are false when the node is true.
+    weak: Vec<Vec<usize>>,
+}
+
+fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
+    let mut nodes = Vec::new();
+    let mut index: HashMap<(CellSet, u8), usize> = HashMap::new();
+    for c in ctx.empty.iter() {
+        for d in ctx.cand[c].iter() {
+            if only.is_some_and(|o| o != d) {
+                continue;
+            }
+            index.insert((CellSet::from_cells([c]), d), nodes.len());
+            nodes.push(Node {
+                cells: CellSet::from_cells([c]),
+                digit: d,
+            });
+        }
+    }
+    if grouped {
+        // Group nodes: a digit's cells in a line-box intersection (two or more cells).
+        for &(a, b, inter) in &ctx.t.overlaps {
+            if a > b {
+                continue;
+            }
+            for d in 1..=ctx.geo.max_digit() {
+                if only.is_some_and(|o| o != d) {
+                    continue;
+                }
+                let cells = inter.and(ctx.digit[usize::from(d)]);
+                if cells.len() >= 2 && !index.contains_key(&(cells, d)) {
+                    index.insert((cells, d), nodes.len());
+                    nodes.push(Node { cells, digit: d });
+                }
+            }
+        }
+    }
+    let n = nodes.len();
+    let mut strong = vec![Vec::new(); n];
+    let mut weak = vec![Vec::new(); n];
+    // Strong links in houses: the digit's places split into exactly two nodes.
+    if kind != Kind::Xy {
+        for &h in &ctx.t.complete {
+            for d in 1..=ctx.geo.max_digit() {
+                if only.is_some_and(|o| o != d) {
+                    continue;
+                }
+                let places = ctx.where_in(h, d);
+                if places.len() < 2 {
+                    continue;
+                }
+                for (i, node) in nodes.iter().enumerate() {
+                    if node.digit != d || !node.cells.is_subset(places) || node.cells == places {
+                        continue;
+                    }
+                    if let Some(&j) = index.get(&(places.minus(node.cells), d)) {
+                        if !strong[i].contains(&j) {
+                            strong[i].push(j);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Strong links in bivalue cells (not for X-chains).
+    if kind != Kind::X {
+        for c in ctx.empty.iter() {
+            if ctx.cand[c].len() != 2 {
+                continue;
+            }
+            let one = CellSet::from_cells([c]);
+            let ds: Vec<u8> = ctx.cand[c].iter().collect();
+            if let (Some(&i), Some(&j)) = (index.get(&(one, ds[0])), index.get(&(one, ds[1]))) {
+                strong[i].push(j);
+                strong[j].push(i);
+            }
+        }
+    }
+    // Weak links: same digit, disjoint, every cell seeing every cell; or one cell, two digits.
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let (a, b) = (&nodes[i], &nodes[j]);
+            let linked = if a.digit == b.digit {
+                kind != Kind::Xy || a.cells != b.cells
+            } else {
+                false
+            } && a.cells.and(b.cells).is_empty()
+                && a.cells.iter().all(|c| b.cells.is_subset(ctx.t.peers[c]));
+            let in_cell = a.digit != b.digit
+                && a.cells == b.cells
+                && a.cells.len() == 1
+                && kind != Kind::X
+                && kind != Kind::Xy;
+            if linked || in_cell {
+                weak[i].push(j);
+            }
+        }
+    }
+    Graph {
+        nodes,
+        strong,
+        weak,
+    }
+}
+
+/// Breadth-first implications from one literal; `parent[node*2+on]` gives the chain back.
+fn walk(g: &Graph, start: usize, on: bool, limit: usize) -> Vec<(u32, u8)> {
+    // (parent state, depth); u32::MAX = unreached.
+    let mut seen = vec![(u32::MAX, 0u8); g.nodes.len() * 2];
+    let s = start * 2 + usize::from(on);
+    seen[s] = (s as u32, 0);
+    let mut queue = vec![s];
+    let mut head = 0;
+    while head < queue.len() {
+        let st = queue[head];
+        head += 1;
+        let depth = seen[st].1;
+        if usize::from(depth) + 1 >= limit {
+            continue;
+        }
+        let (node, is_on) = (st / 2, st % 2 == 1);
+        let next: &[usize] = if is_on {
+            &g.weak[node]
+        } else {
+            &g.strong[node]
+        };
+        for &m in next {
+            let ns = m * 2 + usize::from(!is_on);
+            if seen[ns].0 == u32::MAX {
+                seen[ns] = (st as u32, depth + 1);
+                queue.push(ns);
+            }
+        }
+    }
+    seen
+}
+
+fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
+    let mut out = Vec::new();
+    let mut cur = end;
+    for _ in 0..64 {
+        let node = &g.nodes[cur / 2];
+        out.push(ChainNode {
+            cells: node.cells.to_vec(),
+            digit: node.digit,
+            on: cur % 2 == 1,
+        });
+        let p = seen[cur].0 as usize;
+        if p == cur {
+            break;
+        }
+        cur = p;
+    }
+    out.reverse();
+    out
+}
+
+/// Cells holding `d` that see every cell of both node sets.
+fn seeing_both(ctx: &Ctx, a: CellSet, b: CellSet, d: u8) -> Vec<Candidate> {
+    let mut t = ctx.digit[usize::from(d)].minus(a).minus(b);
+    for c in a.iter().chain(b.iter()) {
+        t = t.and(ctx.t.peers[c]);
+    }
+    ctx.elims(t, d)
+}
+
+fn step(
+    info: &'static TechniqueInfo,
+    chain: Vec<ChainNode>,
+    elims: Vec<Candidate>,
+    places: Vec<Candidate>,
+) -> Step {
+    let mut s = Step::new(
+        info,
+        Pattern::Chains {
+            chains: vec![chain.clone()],
+        },
+    )
+    .eliminate(elims);
+    for p in places {
+        s = s.place(p.cell, p.digit);
+    }
+    for w in chain.windows(2) {
+        let kind = if w[1].on {
+            LinkKind::Strong
+        } else {
+            LinkKind::Weak
+        };
+        s.highlights.push(Highlight {
+            target: Target::Link(
+                Candidate::new(w[0].cells[0], w[0].digit),
+                Candidate::new(w[1].cells[0], w[1].digit),
+                kind,
+            ),
+            role: Role::Defining,
+        });
+    }
+    for n in &chain {
+        for &c in &n.cells {
+            s.highlights.push(Highlight {
+                target: Target::Candidate(Candidate::new(c, n.digit)),
+                role: if n.on { Role::ColorA } else { Role::ColorB },
+            });
+        }
+    }
+    s
+}
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let (kind, grouped, limit) = match info.id {
+        "x-chain" => (Kind::X, false, 20),
+        "xy-chain" => (Kind::Xy, false, 20),
+        "nice-loop" => (Kind::NiceLoop, false, 20),
+        "aic" => (Kind::Aic, false, 20),
+        "grouped-nice-loop" => (Kind::NiceLoop, true, 20),
+        "grouped-aic" => (Kind::Aic, true, 20),
+        _ => return ControlFlow::Continue(()),
+    };
+    let digits: Vec<Option<u8>> = if kind == Kind::X {
+        (1..=ctx.geo.max_digit()).map(Some).collect()
+    } else {
+        vec![None]
+    };
+    for only in digits {
+        let g = build(ctx, kind, grouped, only);
+        search(ctx, &g, info, kind, grouped, limit, sink)?;
+    }
+    ControlFlow::Continue(())
+}
+
+fn search(
+    ctx: &Ctx,
+    g: &Graph,
+    info: &'static TechniqueInfo,
+    kind: Kind,
+    grouped: bool,
+    limit: usize,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let single = |i: usize| g.nodes[i].cells.len() == 1;
+    let uses_group = |chain: &[ChainNode]| chain.iter().any(|n| n.cells.len() > 1);
+    for s in 0..g.nodes.len() {
+        if kind == Kind::Xy
+            && !(single(s) && ctx.cand[g.nodes[s].cells.first().unwrap_or(0)].len() == 2)
+        {
+            continue;
+        }
+        let from_off = walk(g, s, false, limit);
+        for e in 0..g.nodes.len() {
+            let end = e * 2 + 1;
+            if e == s || from_off[end].0 == u32::MAX {
+                continue;
+            }
+            let (a, b) = (&g.nodes[s], &g.nodes[e]);
+            let chain = path(g, &from_off, end);
+            if chain.len() < 4 && kind != Kind::NiceLoop {
+                continue;
+            }
+            if grouped && !uses_group(&chain) {
+                continue;
+            }
+            match kind {
+                Kind::X | Kind::Xy | Kind::Aic => {
+                    // s or e is true.
+                    let mut elims = Vec::new();
+                    if a.digit == b.digit {
+                        elims = seeing_both(ctx, a.cells, b.cells, a.digit);
+                    } else if kind == Kind::Aic && single(s) && single(e) {
+                        let (ca, cb) = (a.cells.first().unwrap_or(0), b.cells.first().unwrap_or(0));
+                        if ca != cb && ctx.geo.sees(ca, cb) {
+                            if ctx.cand[ca].contains(b.digit) {
+                                elims.push(Candidate::new(ca, b.digit));
+                            }
+                            if ctx.cand[cb].contains(a.digit) {
+                                elims.push(Candidate::new(cb, a.digit));
+                            }
+                        }
+                    }
+                    if !elims.is_empty() {
+                        sink(step(info, chain, elims, Vec::new()))?;
+                    }
+                }
+                Kind::NiceLoop => {
+                    // Continuous: e and s also weakly linked, so every weak link of the
+                    // loop is in fact strong.
+                    if chain.len() >= 4 && g.weak[e].contains(&s) {
+                        let elims = continuous(ctx, &chain);
+                        if !elims.is_empty() {
+                            let mut looped = chain.clone();
+                            looped.push(chain[0].clone());
+                            sink(step(info, looped, elims, Vec::new()))?;
+                        }
+                    }
+                }
+            }
+        }
+        if kind == Kind::NiceLoop {
+            // Discontinuous: s true forces s false, or s false forces s true.
+            let from_on = walk(g, s, true, limit);
+            let cell = g.nodes[s].cells.first().unwrap_or(0);
+            if single(s) && from_on[s * 2].0 != u32::MAX {
+                let chain = path(g, &from_on, s * 2);
+                if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
+                    let elim = vec![Candidate::new(cell, g.nodes[s].digit)];
+                    sink(step(info, chain, elim, Vec::new()))?;
+                }
+            }
+            if single(s) && from_off[s * 2 + 1].0 != u32::MAX {
+                let chain = path(g, &from_off, s * 2 + 1);
+                if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
+                    // Written as HoDoKu does: the cell's other candidates go.
+                    let d = g.nodes[s].digit;
+                    let others = ctx.cand[cell]
+                        .iter()
+                        .filter(|&x| x != d)
+                        .map(|x| Candidate::new(cell, x))
+                        .collect();
+                    sink(step(info, chain, others, Vec::new()))?;
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Eliminations of a continuous loop: each weak link (a true node followed by a false one,
+/// and the closing link) holds exactly one true node.
+fn continuous(ctx: &Ctx, chain: &[ChainNode]) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let n = chain.len();
+    let set = |x: &ChainNode| CellSet::from_cells(x.cells.iter().copied());
+    for i in 0..n {
+        let (a, b) = (&chain[i], &chain[(i + 1) % n]);
+        // Weak links go from an "on" node to an "off" node; the closing one from the last
+        // ("on") to the first ("off").
+        if !a.on || b.on {
+            continue;
+        }
+        if a.digit == b.digit {
+            out.extend(seeing_both(ctx, set(a), set(b), a.digit));
+        } else if a.cells == b.cells && a.cells.len() == 1 {
+            let c = a.cells[0];
+            for d in ctx.cand[c].iter() {
+                if d != a.digit && d != b.digit {
+                    out.push(Candidate::new(c, d));
+                }
+            }
+        }
+    }
+    // Nodes of the loop itself stay.
+    out.retain(|e| {
+        !chain
+            .iter()
+            .any(|n| n.digit == e.digit && n.cells.contains(&e.cell))
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Chains { chains } = &step.pattern else {
+        return step.name().to_string();
+    };
+    let chain = chains.first().map(Vec::as_slice).unwrap_or(&[]);
+    let start: Vec<Cell> = chain.first().map(|n| n.cells.clone()).unwrap_or_default();
+    match detail {
+        Detail::Nudge => format!(
+            "Look at {}",
+            start.first().map(|&c| g.cell_name(c)).unwrap_or_default()
+        ),
+        Detail::Technique => format!(
+            "There is {} {}: follow strong and weak links",
+            article(step.name()),
+            step.name()
+        ),
+        Detail::Full => format!(
+            "{}: {}; so {}",
+            step.name(),
+            chain_text(g, chain),
+            effect_text(g, step)
+        ),
+    }
+}
