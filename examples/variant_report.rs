@@ -87,7 +87,7 @@ fn main() {
             .copied()
             .unwrap_or(0.0)
     };
-    used.sort_by(|a, b| b.1.cmp(&a.1));
+    used.sort_by_key(|u| std::cmp::Reverse(u.1));
     println!(
         "{}: {clean}/{total} finished without a guess ({:.1}%), {unsound} with an unsound step",
         args[2],

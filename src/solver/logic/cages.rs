@@ -145,7 +145,7 @@ fn sum_support(ctx: &Ctx, cells: &[Cell], target: u32) -> Option<Vec<u16>> {
         }
     }
     let dom: Vec<u16> = cells.iter().map(|&c| mask(ctx, c)).collect();
-    if dom.iter().any(|&m| m == 0) {
+    if dom.contains(&0) {
         return None;
     }
     let k = cells.len();
@@ -176,7 +176,7 @@ fn sum_support(ctx: &Ctx, cells: &[Cell], target: u32) -> Option<Vec<u16>> {
         _ctx: ctx,
     };
     s.dfs(0, 0);
-    if s.over || s.seen.iter().any(|&x| x == 0) {
+    if s.over || s.seen.contains(&0) {
         return None;
     }
     Some(s.seen)
