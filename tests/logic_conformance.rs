@@ -123,6 +123,33 @@ fn every_step_is_sound_and_coverage_is_reported() {
     assert!(errors.is_empty(), "unsound steps:\n{}", errors.join("\n"));
 }
 
+/// The hardest sets, sampled (every 20th of top1465, every 500th of the forum's hardest):
+/// with forcing chains and nets, no puzzle needs a guess. `TERMDOKU_HARD_STRIDE` overrides
+/// both strides (1 for the full sets, in release mode).
+#[test]
+fn hardest_sets_finish_without_a_guess() {
+    let over = std::env::var("TERMDOKU_HARD_STRIDE")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    let mut errors = Vec::new();
+    for (f, stride) in [("top1465.txt", 20), ("forum-hardest-1905-11plus.txt", 500)] {
+        let Some(lines) = read(f) else { continue };
+        let stride = over.unwrap_or(stride);
+        let (mut n, mut no_guess) = (0, 0);
+        for line in lines.iter().step_by(stride) {
+            n += 1;
+            match check_puzzle(line) {
+                Ok((done, guesses)) => no_guess += usize::from(done && guesses == 0),
+                Err(e) => errors.push(e),
+            }
+        }
+        println!("{f}: {no_guess}/{n} finished without a guess (every {stride}th)");
+        assert_eq!(no_guess, n, "{f}: some puzzles needed a guess");
+    }
+    assert!(errors.is_empty(), "unsound steps:\n{}", errors.join("\n"));
+}
+
 /// HoDoKu names of the techniques of the human-style solver issue.
 const OURS: &[&str] = &[
     "Full House",
@@ -197,6 +224,10 @@ fn rating_agrees_with_hodoku() {
         println!("{row:?}");
     }
     assert!(ours > 0);
+    assert!(
+        all_ok * 100 >= all * 85,
+        "overall agreement {all_ok}/{all} below 85%"
+    );
     assert!(
         ours_ok * 100 >= ours * 85,
         "agreement {ours_ok}/{ours} below 85%"

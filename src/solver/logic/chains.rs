@@ -115,26 +115,44 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
             }
         }
     }
-    // Weak links: same digit, disjoint, every cell seeing every cell; or one cell, two digits.
-    for i in 0..n {
-        for j in 0..n {
-            if i == j {
-                continue;
+    // Weak links: same digit, disjoint, every cell seeing every cell; or one cell, two
+    // digits. Nodes are bucketed by digit so the pair loop stays small.
+    let mut by_digit: Vec<Vec<usize>> = vec![Vec::new(); usize::from(ctx.geo.max_digit()) + 1];
+    for (i, node) in nodes.iter().enumerate() {
+        by_digit[usize::from(node.digit)].push(i);
+    }
+    for bucket in &by_digit {
+        for &i in bucket {
+            let a = &nodes[i];
+            let mut seen = ctx.empty;
+            for c in a.cells.iter() {
+                seen = seen.and(ctx.t.peers[c]);
             }
-            let (a, b) = (&nodes[i], &nodes[j]);
-            let linked = if a.digit == b.digit {
-                kind != Kind::Xy || a.cells != b.cells
-            } else {
-                false
-            } && a.cells.and(b.cells).is_empty()
-                && a.cells.iter().all(|c| b.cells.is_subset(ctx.t.peers[c]));
-            let in_cell = a.digit != b.digit
-                && a.cells == b.cells
-                && a.cells.len() == 1
-                && kind != Kind::X
-                && kind != Kind::Xy;
-            if linked || in_cell {
-                weak[i].push(j);
+            for &j in bucket {
+                let b = &nodes[j];
+                if i != j && b.cells.is_subset(seen) && (kind != Kind::Xy || a.cells.len() == 1) {
+                    weak[i].push(j);
+                }
+            }
+        }
+    }
+    if kind != Kind::X && kind != Kind::Xy {
+        let mut in_cell: HashMap<Cell, Vec<usize>> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            if node.cells.len() == 1 {
+                in_cell
+                    .entry(node.cells.first().unwrap_or(0))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        for list in in_cell.values() {
+            for &i in list {
+                for &j in list {
+                    if i != j {
+                        weak[i].push(j);
+                    }
+                }
             }
         }
     }
@@ -294,13 +312,16 @@ fn search(
                 continue;
             }
             let (a, b) = (&g.nodes[s], &g.nodes[e]);
-            let chain = path(g, &from_off, end);
-            if chain.len() < 4 && kind != Kind::NiceLoop {
+            // Depth = links; a chain needs at least three (four nodes).
+            if from_off[end].1 < 3 {
                 continue;
             }
-            if grouped && !uses_group(&chain) {
-                continue;
-            }
+            // The path is built only when the ends give something (building it for every
+            // pair of ends would cost more than the search).
+            let chain_of = || {
+                let chain = path(g, &from_off, end);
+                (!grouped || uses_group(&chain)).then_some(chain)
+            };
             match kind {
                 Kind::X | Kind::Xy | Kind::Aic => {
                     // s or e is true.
@@ -319,13 +340,18 @@ fn search(
                         }
                     }
                     if !elims.is_empty() {
-                        sink(step(info, chain, elims, Vec::new()))?;
+                        if let Some(chain) = chain_of() {
+                            sink(step(info, chain, elims, Vec::new()))?;
+                        }
                     }
                 }
                 Kind::NiceLoop => {
                     // Continuous: e and s also weakly linked, so every weak link of the
                     // loop is in fact strong.
-                    if chain.len() >= 4 && g.weak[e].contains(&s) {
+                    if !g.weak[e].contains(&s) {
+                        continue;
+                    }
+                    if let Some(chain) = chain_of() {
                         let elims = continuous(ctx, &chain);
                         if !elims.is_empty() {
                             let mut looped = chain.clone();

@@ -151,7 +151,8 @@ fn deadly_shape(ctx: &Ctx, q: &[Cell; 4]) -> bool {
             0 => true,
             2 => {
                 // A side, never a diagonal (a, d) or (b, c).
-                !(i.contains(q[0]) && i.contains(q[3])) && !(i.contains(q[1]) && i.contains(q[2]))
+                let diagonal = |x: Cell, y: Cell| i.contains(x) && i.contains(y);
+                !diagonal(q[0], q[3]) && !diagonal(q[1], q[2])
             }
             _ => false,
         }
