@@ -98,10 +98,24 @@ pub fn lp(puzzle: &Puzzle) -> String {
                 }
             }
             Rule::Cage { sum } => {
+                // One binary per digit set that fits the cage, as for runs: the sum row
+                // alone leaves the relaxation so loose that MILP solvers stall on killers.
+                let combos = crate::solver::exact::combinations(n, house.cells.len(), sum);
+                let picks: Vec<String> =
+                    (1..=combos.len()).map(|i| format!("k_{h1}_{i}")).collect();
+                binaries.extend(picks.iter().cloned());
+                if !picks.is_empty() {
+                    row(&mut out, &format!("combo_{h1}"), &picks, "= 1");
+                }
                 for d in 1..=n {
-                    let terms: Vec<String> =
+                    let mut terms: Vec<String> =
                         house.cells.iter().map(|&c| var(puzzle, c, d)).collect();
-                    row(&mut out, &format!("cage_{h1}_{d}"), &terms, "<= 1");
+                    for (i, &set) in combos.iter().enumerate() {
+                        if Digits(set).contains(d) {
+                            terms.push(format!("-k_{h1}_{}", i + 1));
+                        }
+                    }
+                    row(&mut out, &format!("cage_{h1}_{d}"), &terms, "= 0");
                 }
                 let terms: Vec<String> = house
                     .cells

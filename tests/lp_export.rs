@@ -77,7 +77,9 @@ fn lp_solve(variant: Variant, path: &Path, index: usize, p: &Puzzle, dir: &Path)
     let lp = dir.join(format!("{}-{index}.lp", variant.name()));
     let report = dir.join(format!("{}-{index}.txt", variant.name()));
     std::fs::write(&lp, &out.stdout).unwrap();
+    // A time limit, so a slow model fails the test instead of hanging CI.
     let run = std::process::Command::new("glpsol")
+        .args(["--tmlim", "120"])
         .arg("--lp")
         .arg(&lp)
         .arg("-o")
