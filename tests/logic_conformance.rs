@@ -6,23 +6,14 @@
 //! files are skipped with a notice. Plain `cargo test` checks every `TERMDOKU_LOGIC_STRIDE`-th
 //! puzzle (default 10) to stay fast; set it to 1 for the full sets.
 
-use std::path::PathBuf;
+mod common;
+
+use common::folder;
 use termdoku::format::parse_line;
 use termdoku::puzzle::{Grid, Variant};
 use termdoku::solver::exact;
 use termdoku::solver::logic::{apply, next_step};
 use termdoku::solver::rate::{self, Level};
-
-fn folder() -> PathBuf {
-    std::env::var_os("TERMDOKU_CONFORMANCE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../shared/conformance"
-            ))
-        })
-}
 
 fn stride() -> usize {
     std::env::var("TERMDOKU_LOGIC_STRIDE")

@@ -2,23 +2,15 @@
 //! `glpsol`) agrees with the exact solver on a sample of every variant. Skips with a notice
 //! when `glpsol` or the shared conformance folder is missing (CI installs `glpk-utils`).
 
+mod common;
+
 use assert_cmd::Command;
+use common::folder;
 use std::path::{Path, PathBuf};
 use termdoku::export::grid_from_values;
 use termdoku::format::load_file;
 use termdoku::puzzle::{Puzzle, Variant};
 use termdoku::solver::exact;
-
-fn folder() -> PathBuf {
-    std::env::var_os("TERMDOKU_CONFORMANCE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../shared/conformance"
-            ))
-        })
-}
 
 fn glpsol() -> bool {
     std::process::Command::new("glpsol")

@@ -5,6 +5,9 @@
 //! missing files are skipped with a notice. The samples keep this file fast at opt-level 1;
 //! `cargo run --release --example variant_report -- VARIANT FILE` gives full-set figures.
 
+mod common;
+
+use common::folder;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use termdoku::format::{load_file, parse_line};
@@ -12,17 +15,6 @@ use termdoku::geometry::{Digits, HouseKind};
 use termdoku::puzzle::{Grid, Puzzle, Variant};
 use termdoku::solver::exact;
 use termdoku::solver::logic::{apply, find_all, next_step};
-
-fn folder() -> PathBuf {
-    std::env::var_os("TERMDOKU_CONFORMANCE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../shared/conformance"
-            ))
-        })
-}
 
 fn load(variant: Variant, rel: &str) -> Option<Vec<Puzzle>> {
     let path = folder().join(rel);

@@ -3,7 +3,20 @@
 
 use std::path::PathBuf;
 
-/// The shared conformance folder: `TERMDOKU_CONFORMANCE`, else `../shared/conformance`
+/// The shared conformance folder, whether or not it exists: `TERMDOKU_CONFORMANCE`, else
+/// `../shared/conformance` beside the project.
+pub fn folder() -> PathBuf {
+    std::env::var_os("TERMDOKU_CONFORMANCE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../shared/conformance"
+            ))
+        })
+}
+
+/// A part of the shared conformance folder: `TERMDOKU_CONFORMANCE`, else `../shared/conformance`
 /// beside the project. None (with a printed notice) when it is missing.
 pub fn conformance(sub: &str) -> Option<PathBuf> {
     let base = std::env::var_os("TERMDOKU_CONFORMANCE")

@@ -13,7 +13,7 @@
 //! [`must_appear`](super::must_appear) hands them to locked candidates and hidden subsets.
 
 use super::step::{and_list, cell_list, effect_text, house_list, house_name};
-use super::{Candidate, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use super::{elims_outside, mask, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
 use crate::solver::exact::{combinations, viable_edges};
 use std::ops::ControlFlow;
@@ -24,25 +24,6 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "innie-outie" => innies(ctx, info, sink),
         _ => ControlFlow::Continue(()),
     }
-}
-
-fn mask(ctx: &Ctx, c: Cell) -> u16 {
-    match ctx.grid.value(c) {
-        0 => ctx.cand[c].0,
-        v => Digits::single(v).0,
-    }
-}
-
-fn elims_outside(ctx: &Ctx, cells: &[Cell], keep: &[u16]) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    for (i, &c) in cells.iter().enumerate() {
-        if ctx.grid.value(c) == 0 {
-            for d in Digits(ctx.cand[c].0 & !keep[i]).iter() {
-                out.push(Candidate::new(c, d));
-            }
-        }
-    }
-    out
 }
 
 fn combos(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {

@@ -28,6 +28,28 @@ use crate::puzzle::Grid;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+/// A cell's candidates as a mask, its digit alone once placed (matching and run checks
+/// treat placed and open cells alike).
+pub(crate) fn mask(ctx: &Ctx, c: Cell) -> u16 {
+    match ctx.grid.value(c) {
+        0 => ctx.cand[c].0,
+        v => Digits::single(v).0,
+    }
+}
+
+/// Eliminations of every candidate of `cells[i]` outside `keep[i]` (open cells only).
+pub(crate) fn elims_outside(ctx: &Ctx, cells: &[Cell], keep: &[u16]) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for (i, &c) in cells.iter().enumerate() {
+        if ctx.grid.value(c) == 0 {
+            for d in Digits(ctx.cand[c].0 & !keep[i]).iter() {
+                out.push(Candidate::new(c, d));
+            }
+        }
+    }
+    out
+}
+
 /// Where a family reports its steps: `Break` stops the search (first step wanted).
 pub type Sink<'s> = dyn FnMut(Step) -> ControlFlow<()> + 's;
 

@@ -16,7 +16,7 @@
 //! here narrows that intersection as candidates go.
 
 use super::step::{and_list, effect_text, house_name};
-use super::{Candidate, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use super::{elims_outside, mask, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
 use crate::solver::exact::viable_edges;
 use std::ops::ControlFlow;
@@ -30,31 +30,11 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     }
 }
 
-/// Candidates of a cell, or its digit when placed.
-fn mask(ctx: &Ctx, c: Cell) -> u16 {
-    match ctx.grid.value(c) {
-        0 => ctx.cand[c].0,
-        v => Digits::single(v).0,
-    }
-}
-
 fn run_houses<'c>(ctx: &'c Ctx) -> impl Iterator<Item = HouseId> + 'c {
     (0..ctx.geo.houses().len()).filter(|&h| {
         ctx.geo.house(h).rule == Rule::ConsecutiveRun
             && !ctx.t.house_sets[h].and(ctx.empty).is_empty()
     })
-}
-
-fn elims_outside(ctx: &Ctx, cells: &[Cell], keep: &[u16]) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    for (i, &c) in cells.iter().enumerate() {
-        if ctx.grid.value(c) == 0 {
-            for d in Digits(ctx.cand[c].0 & !keep[i]).iter() {
-                out.push(Candidate::new(c, d));
-            }
-        }
-    }
-    out
 }
 
 fn range(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
