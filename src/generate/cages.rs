@@ -2,19 +2,7 @@
 //! digits, their sums taken from the solution.
 
 use super::rng::Rng;
-use crate::geometry::square::CageSpec;
-
-fn neighbours(size: usize, c: usize) -> impl Iterator<Item = usize> {
-    let (r, col) = (c / size, c % size);
-    [
-        (r > 0).then(|| c - size),
-        (r + 1 < size).then(|| c + size),
-        (col > 0).then(|| c - 1),
-        (col + 1 < size).then(|| c + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
+use crate::geometry::square::{neighbours, CageSpec};
 
 /// Cages covering every cell of a `size` x `size` solution. Sizes are drawn from
 /// `min_len..=max_len`; a cell left with no free neighbour joins an adjacent cage that lacks

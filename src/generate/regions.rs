@@ -5,19 +5,7 @@
 //! from seeds) never strands cells, so every step yields a valid layout.
 
 use super::rng::Rng;
-use crate::geometry::square::{box_dims, connected, LayoutError};
-
-fn neighbours(size: usize, c: usize) -> impl Iterator<Item = usize> {
-    let (r, col) = (c / size, c % size);
-    [
-        (r > 0).then(|| c - size),
-        (r + 1 < size).then(|| c + size),
-        (col > 0).then(|| c - 1),
-        (col + 1 < size).then(|| c + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
+use crate::geometry::square::{box_dims, connected, neighbours, LayoutError};
 
 /// A random region label (`A`, `B`, ...) per cell, labelled in order of first appearance.
 pub fn random_regions(size: usize, rng: &mut Rng) -> Result<Vec<char>, LayoutError> {

@@ -156,6 +156,19 @@ fn region_houses(size: usize, labels: &[char]) -> Result<Vec<House>, LayoutError
     Ok(houses)
 }
 
+/// The up to four orthogonal neighbours of cell `c` in an N x N grid.
+pub fn neighbours(size: usize, c: usize) -> impl Iterator<Item = usize> {
+    let (r, col) = (c / size, c % size);
+    [
+        (r > 0).then(|| c - size),
+        (r + 1 < size).then(|| c + size),
+        (col > 0).then(|| c - 1),
+        (col + 1 < size).then(|| c + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Orthogonal connectivity of a set of cells in an N x N grid.
 pub fn connected(size: usize, cells: &[Cell]) -> bool {
     let Some(&start) = cells.first() else {
@@ -164,21 +177,7 @@ pub fn connected(size: usize, cells: &[Cell]) -> bool {
     let mut seen = vec![start];
     let mut stack = vec![start];
     while let Some(c) = stack.pop() {
-        let (r, col) = (c / size, c % size);
-        let mut next = Vec::with_capacity(4);
-        if r > 0 {
-            next.push(c - size);
-        }
-        if r + 1 < size {
-            next.push(c + size);
-        }
-        if col > 0 {
-            next.push(c - 1);
-        }
-        if col + 1 < size {
-            next.push(c + 1);
-        }
-        for n in next {
+        for n in neighbours(size, c) {
             if cells.contains(&n) && !seen.contains(&n) {
                 seen.push(n);
                 stack.push(n);
