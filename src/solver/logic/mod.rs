@@ -184,6 +184,8 @@ pub struct Tables {
     pub line_class: Vec<Option<LineClass>>,
     /// Every complete line, in the order of `lines` flattened.
     pub all_lines: Vec<HouseId>,
+    /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
+    pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
 
 impl Tables {
@@ -241,6 +243,7 @@ impl Tables {
             complete,
             lines,
             overlaps,
+            rectangles: std::sync::OnceLock::new(),
         }
     }
 
@@ -276,6 +279,16 @@ pub struct Ctx<'a> {
     /// `digit[d]`: empty cells holding candidate `d` (index 0 unused).
     pub digit: Vec<CellSet>,
     pub empty: CellSet,
+    /// Per-position data that several techniques share, built on first use.
+    pub(crate) cache: Cache,
+}
+
+/// Lazily built per-position data (one position is searched by every technique in turn).
+#[derive(Default)]
+pub(crate) struct Cache {
+    /// Unique-rectangle candidates: open rectangles and digit pairs that every UR type
+    /// starts from.
+    pub rectangles: std::cell::OnceCell<Vec<([Cell; 4], Digits)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -305,6 +318,7 @@ impl<'a> Ctx<'a> {
             cand,
             digit,
             empty,
+            cache: Cache::default(),
         }
     }
 

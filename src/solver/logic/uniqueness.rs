@@ -108,39 +108,65 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
 /// A rectangle: cells `[r1c1, r1c2, r2c1, r2c2]` (by line index, not by geometry), valid
 /// for the deadly-pattern argument: every house holds 0 or 2 of its cells, and those two
 /// are a side (same row or same column), so swapping the two digits keeps every house
-/// valid and would give a second solution.
-fn rectangles(ctx: &Ctx) -> Vec<[Cell; 4]> {
-    let t = &ctx.t;
-    let (Some(rows), Some(cols)) = (
-        t.lines.iter().find(|(c, _)| *c == LineClass::Row),
-        t.lines.iter().find(|(c, _)| *c == LineClass::Column),
-    ) else {
-        return Vec::new();
-    };
-    let (rows, cols) = (&rows.1, &cols.1);
-    let at = |r: HouseId, c: HouseId| t.house_sets[r].and(t.house_sets[c]).first();
-    let mut out = Vec::new();
-    for (i, &r1) in rows.iter().enumerate() {
-        for &r2 in &rows[i + 1..] {
-            for (j, &c1) in cols.iter().enumerate() {
-                for &c2 in &cols[j + 1..] {
-                    let (Some(a), Some(b), Some(c), Some(d)) =
-                        (at(r1, c1), at(r1, c2), at(r2, c1), at(r2, c2))
-                    else {
-                        continue;
-                    };
-                    let q = [a, b, c, d];
-                    if q.iter().any(|&x| !ctx.empty.contains(x)) {
-                        continue;
-                    }
-                    if deadly_shape(ctx, &q) {
-                        out.push(q);
+/// valid and would give a second solution. The shapes depend on the layout only, so they
+/// are found once per layout.
+fn shapes<'a>(ctx: &'a Ctx) -> &'a [[Cell; 4]] {
+    ctx.t.rectangles.get_or_init(|| {
+        let t = &ctx.t;
+        let (Some(rows), Some(cols)) = (
+            t.lines.iter().find(|(c, _)| *c == LineClass::Row),
+            t.lines.iter().find(|(c, _)| *c == LineClass::Column),
+        ) else {
+            return Vec::new();
+        };
+        let (rows, cols) = (&rows.1, &cols.1);
+        let at = |r: HouseId, c: HouseId| t.house_sets[r].and(t.house_sets[c]).first();
+        let mut out = Vec::new();
+        for (i, &r1) in rows.iter().enumerate() {
+            for &r2 in &rows[i + 1..] {
+                for (j, &c1) in cols.iter().enumerate() {
+                    for &c2 in &cols[j + 1..] {
+                        let (Some(a), Some(b), Some(c), Some(d)) =
+                            (at(r1, c1), at(r1, c2), at(r2, c1), at(r2, c2))
+                        else {
+                            continue;
+                        };
+                        let q = [a, b, c, d];
+                        if deadly_shape(ctx, &q) {
+                            out.push(q);
+                        }
                     }
                 }
             }
         }
-    }
-    out
+        out
+    })
+}
+
+/// Open rectangles with each digit pair that every corner can hold one of and at least two
+/// corners hold both: where every UR type starts (shared by the types in one position).
+fn candidates<'a>(ctx: &'a Ctx) -> &'a [([Cell; 4], Digits)] {
+    ctx.cache.rectangles.get_or_init(|| {
+        let mut out = Vec::new();
+        for q in shapes(ctx) {
+            if q.iter().any(|&x| !ctx.empty.contains(x)) {
+                continue;
+            }
+            let any = q.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
+            for a in any.iter() {
+                for b in any.iter().filter(|&b| b > a) {
+                    let ab = Digits::single(a) | Digits::single(b);
+                    if q.iter().any(|&c| (ctx.cand[c] & ab).is_empty())
+                        || q.iter().filter(|&&c| ab.is_subset(ctx.cand[c])).count() < 2
+                    {
+                        continue;
+                    }
+                    out.push((*q, ab));
+                }
+            }
+        }
+        out
+    })
 }
 
 fn deadly_shape(ctx: &Ctx, q: &[Cell; 4]) -> bool {
@@ -187,116 +213,111 @@ fn rectangle(
     kind: u8,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    for q in rectangles(ctx) {
+    for &(q, ab) in candidates(ctx) {
         // Missing candidates are fine: in a unique puzzle the solution never holds the
         // deadly pattern, whatever the candidates say; each corner needs one of the two.
-        let any = q.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
-        let ds: Vec<u8> = any.iter().collect();
-        for (i, &a) in ds.iter().enumerate() {
-            for &b in &ds[i + 1..] {
-                let ab = Digits::single(a) | Digits::single(b);
-                if q.iter().any(|&c| (ctx.cand[c] & ab).is_empty())
-                    || q.iter().filter(|&&c| ab.is_subset(ctx.cand[c])).count() < 2
-                {
+        let mut pair = ab.iter();
+        let (Some(a), Some(b)) = (pair.next(), pair.next()) else {
+            continue;
+        };
+        let extra: Vec<Digits> = q.iter().map(|&c| ctx.cand[c].without(ab)).collect();
+        let bi: Vec<usize> = (0..4).filter(|&k| extra[k].is_empty()).collect();
+        let ex: Vec<usize> = (0..4).filter(|&k| !extra[k].is_empty()).collect();
+        let side = |k: usize, l: usize| k + l != 3; // (0,3) and (1,2) are diagonals
+        let rect = CellSet::from_cells(q.iter().copied());
+        let mut found: Vec<Vec<Candidate>> = Vec::new();
+        match kind {
+            1 if bi.len() == 3 => {
+                let x = q[ex[0]];
+                found.push(vec![Candidate::new(x, a), Candidate::new(x, b)]);
+            }
+            2 | 5 if bi.len() <= 2 && !ex.is_empty() => {
+                let union = ex.iter().fold(Digits::EMPTY, |m, &k| m | extra[k]);
+                let Some(x) = union.single_digit() else {
+                    continue;
+                };
+                let is_side = ex.len() == 2 && side(ex[0], ex[1]);
+                if (kind == 2) != is_side {
                     continue;
                 }
-                let extra: Vec<Digits> = q.iter().map(|&c| ctx.cand[c].without(ab)).collect();
-                let bi: Vec<usize> = (0..4).filter(|&k| extra[k].is_empty()).collect();
-                let ex: Vec<usize> = (0..4).filter(|&k| !extra[k].is_empty()).collect();
-                let side = |k: usize, l: usize| k + l != 3; // (0,3) and (1,2) are diagonals
-                let rect = CellSet::from_cells(q.iter().copied());
-                let mut found: Vec<Vec<Candidate>> = Vec::new();
-                match kind {
-                    1 if bi.len() == 3 => {
-                        let x = q[ex[0]];
-                        found.push(vec![Candidate::new(x, a), Candidate::new(x, b)]);
-                    }
-                    2 | 5 if bi.len() <= 2 && !ex.is_empty() => {
-                        let union = ex.iter().fold(Digits::EMPTY, |m, &k| m | extra[k]);
-                        let Some(x) = union.single_digit() else {
-                            continue;
-                        };
-                        let is_side = ex.len() == 2 && side(ex[0], ex[1]);
-                        if (kind == 2) != is_side {
-                            continue;
-                        }
-                        let cells: Vec<Cell> = ex.iter().map(|&k| q[k]).collect();
-                        let targets = ctx.seen_by_all(&cells).minus(rect);
-                        found.push(ctx.elims(targets, x));
-                    }
-                    3 if bi.len() == 2 && side(ex[0], ex[1]) => {
-                        let (p, r) = (q[ex[0]], q[ex[1]]);
-                        let union = extra[ex[0]] | extra[ex[1]];
-                        let mut all = Vec::new();
-                        for h in shared_houses(ctx, p, r) {
-                            let mut per = Vec::new();
-                            ur3(ctx, h, p, r, union, &mut per);
-                            if let Some(first) = per.into_iter().next() {
-                                all.extend(first);
-                            }
-                        }
-                        if !all.is_empty() {
-                            found.push(all);
-                        }
-                    }
-                    4 if bi.len() == 2 && side(ex[0], ex[1]) => {
-                        let (p, r) = (q[ex[0]], q[ex[1]]);
-                        for h in shared_houses(ctx, p, r) {
-                            for (u, v) in [(a, b), (b, a)] {
-                                let w = ctx.where_in(h, u);
-                                if !w.is_empty() && w.is_subset(CellSet::from_cells([p, r])) {
-                                    found.push(vec![Candidate::new(p, v), Candidate::new(r, v)]);
-                                }
-                            }
-                        }
-                    }
-                    6 if bi.len() == 2 && !side(ex[0], ex[1]) => {
-                        for (u, v) in [(a, b), (b, a)] {
-                            let _ = v;
-                            let lines_ok = q.iter().all(|&c| {
-                                ctx.geo.houses_of(c).iter().all(|&h| {
-                                    !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect)
-                                })
-                            });
-                            if lines_ok {
-                                found.push(vec![
-                                    Candidate::new(q[ex[0]], u),
-                                    Candidate::new(q[ex[1]], u),
-                                ]);
-                            }
-                        }
-                    }
-                    7 if !bi.is_empty() && bi.len() <= 2 => {
-                        // Hidden rectangle: a bivalue corner; in the row and the column of
-                        // the opposite corner, u lives only in the rectangle, so the opposite
-                        // corner cannot hold v (else the other three would be forced into
-                        // the deadly pattern).
-                        for &k in &bi {
-                            let y = q[3 - k];
-                            if extra[3 - k].is_empty() {
-                                continue;
-                            }
-                            for (u, v) in [(a, b), (b, a)] {
-                                let ok = ctx.geo.houses_of(y).iter().all(|&h| {
-                                    !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect)
-                                });
-                                if ok {
-                                    found.push(vec![Candidate::new(y, v)]);
-                                }
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                for elims in found {
-                    let elims: Vec<Candidate> = elims
-                        .into_iter()
-                        .filter(|c| ctx.cand[c.cell].contains(c.digit))
-                        .collect();
-                    if !elims.is_empty() {
-                        sink(ur_step(info, &q, ab, elims))?;
+                let cells: Vec<Cell> = ex.iter().map(|&k| q[k]).collect();
+                let targets = ctx.seen_by_all(&cells).minus(rect);
+                found.push(ctx.elims(targets, x));
+            }
+            3 if bi.len() == 2 && side(ex[0], ex[1]) => {
+                let (p, r) = (q[ex[0]], q[ex[1]]);
+                let union = extra[ex[0]] | extra[ex[1]];
+                let mut all = Vec::new();
+                for h in shared_houses(ctx, p, r) {
+                    let mut per = Vec::new();
+                    ur3(ctx, h, p, r, union, &mut per);
+                    if let Some(first) = per.into_iter().next() {
+                        all.extend(first);
                     }
                 }
+                if !all.is_empty() {
+                    found.push(all);
+                }
+            }
+            4 if bi.len() == 2 && side(ex[0], ex[1]) => {
+                let (p, r) = (q[ex[0]], q[ex[1]]);
+                for h in shared_houses(ctx, p, r) {
+                    for (u, v) in [(a, b), (b, a)] {
+                        let w = ctx.where_in(h, u);
+                        if !w.is_empty() && w.is_subset(CellSet::from_cells([p, r])) {
+                            found.push(vec![Candidate::new(p, v), Candidate::new(r, v)]);
+                        }
+                    }
+                }
+            }
+            6 if bi.len() == 2 && !side(ex[0], ex[1]) => {
+                for (u, v) in [(a, b), (b, a)] {
+                    let _ = v;
+                    let lines_ok = q.iter().all(|&c| {
+                        ctx.geo
+                            .houses_of(c)
+                            .iter()
+                            .all(|&h| !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect))
+                    });
+                    if lines_ok {
+                        found.push(vec![
+                            Candidate::new(q[ex[0]], u),
+                            Candidate::new(q[ex[1]], u),
+                        ]);
+                    }
+                }
+            }
+            7 if !bi.is_empty() && bi.len() <= 2 => {
+                // Hidden rectangle: a bivalue corner; in the row and the column of
+                // the opposite corner, u lives only in the rectangle, so the opposite
+                // corner cannot hold v (else the other three would be forced into
+                // the deadly pattern).
+                for &k in &bi {
+                    let y = q[3 - k];
+                    if extra[3 - k].is_empty() {
+                        continue;
+                    }
+                    for (u, v) in [(a, b), (b, a)] {
+                        let ok = ctx
+                            .geo
+                            .houses_of(y)
+                            .iter()
+                            .all(|&h| !is_line(ctx, h) || ctx.where_in(h, u).is_subset(rect));
+                        if ok {
+                            found.push(vec![Candidate::new(y, v)]);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        for elims in found {
+            let elims: Vec<Candidate> = elims
+                .into_iter()
+                .filter(|c| ctx.cand[c.cell].contains(c.digit))
+                .collect();
+            if !elims.is_empty() {
+                sink(ur_step(info, &q, ab, elims))?;
             }
         }
     }
