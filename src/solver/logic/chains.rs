@@ -17,7 +17,6 @@ use super::{
     TechniqueInfo,
 };
 use crate::geometry::{Cell, Geometry};
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,7 +32,7 @@ struct Node {
     digit: u8,
 }
 
-struct Graph {
+pub(crate) struct Graph {
     nodes: Vec<Node>,
     /// Partners that are true when the node is false.
     strong: Vec<Vec<usize>>,
@@ -41,15 +40,45 @@ struct Graph {
     weak: Vec<Vec<usize>>,
 }
 
+/// Node lookup without hashing: single cells by `cell * stride + digit`, groups by a short
+/// scan of their digit's list.
+struct Index {
+    stride: usize,
+    single: Vec<usize>,
+    groups: Vec<Vec<usize>>,
+}
+
+impl Index {
+    fn get(&self, nodes: &[Node], cells: CellSet, d: u8) -> Option<usize> {
+        if cells.len() == 1 {
+            let c = cells.first()?;
+            let i = *self.single.get(c * self.stride + usize::from(d))?;
+            return (i != usize::MAX).then_some(i);
+        }
+        self.groups
+            .get(usize::from(d))?
+            .iter()
+            .copied()
+            .find(|&i| nodes[i].cells == cells)
+    }
+}
+
 fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
+    let stride = usize::from(ctx.geo.max_digit()) + 1;
+    let mut index = Index {
+        stride,
+        single: vec![usize::MAX; ctx.geo.cell_count() * stride],
+        groups: vec![Vec::new(); stride],
+    };
     let mut nodes = Vec::new();
-    let mut index: HashMap<(CellSet, u8), usize> = HashMap::new();
     for c in ctx.empty.iter() {
         for d in ctx.cand[c].iter() {
             if only.is_some_and(|o| o != d) {
                 continue;
             }
-            index.insert((CellSet::from_cells([c]), d), nodes.len());
+            if let Some(slot) = index.single.get_mut(c * stride + usize::from(d)) {
+                *slot = nodes.len();
+            }
             nodes.push(Node {
                 cells: CellSet::from_cells([c]),
                 digit: d,
@@ -67,8 +96,8 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                     continue;
                 }
                 let cells = inter.and(ctx.digit[usize::from(d)]);
-                if cells.len() >= 2 && !index.contains_key(&(cells, d)) {
-                    index.insert((cells, d), nodes.len());
+                if cells.len() >= 2 && index.get(&nodes, cells, d).is_none() {
+                    index.groups[usize::from(d)].push(nodes.len());
                     nodes.push(Node { cells, digit: d });
                 }
             }
@@ -88,11 +117,21 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 if places.len() < 2 {
                     continue;
                 }
-                for (i, node) in nodes.iter().enumerate() {
-                    if node.digit != d || !node.cells.is_subset(places) || node.cells == places {
+                // The nodes inside `places`: its cells, and the digit's groups within it.
+                let singles = places
+                    .iter()
+                    .filter_map(|c| index.get(&nodes, CellSet::from_cells([c]), d));
+                let groups = index.groups[usize::from(d)]
+                    .iter()
+                    .copied()
+                    .filter(|&i| nodes[i].cells.is_subset(places));
+                let inside: Vec<usize> = singles.chain(groups).collect();
+                for i in inside {
+                    let rest = places.minus(nodes[i].cells);
+                    if rest.is_empty() {
                         continue;
                     }
-                    if let Some(&j) = index.get(&(places.minus(node.cells), d)) {
+                    if let Some(j) = index.get(&nodes, rest, d) {
                         if !strong[i].contains(&j) {
                             strong[i].push(j);
                         }
@@ -108,48 +147,52 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 continue;
             }
             let one = CellSet::from_cells([c]);
-            let ds: Vec<u8> = ctx.cand[c].iter().collect();
-            if let (Some(&i), Some(&j)) = (index.get(&(one, ds[0])), index.get(&(one, ds[1]))) {
+            let mut ds = ctx.cand[c].iter();
+            let (Some(x), Some(y)) = (ds.next(), ds.next()) else {
+                continue;
+            };
+            if let (Some(i), Some(j)) = (index.get(&nodes, one, x), index.get(&nodes, one, y)) {
                 strong[i].push(j);
                 strong[j].push(i);
             }
         }
     }
-    // Weak links: same digit, disjoint, every cell seeing every cell; or one cell, two
-    // digits. Nodes are bucketed by digit so the pair loop stays small.
-    let mut by_digit: Vec<Vec<usize>> = vec![Vec::new(); usize::from(ctx.geo.max_digit()) + 1];
-    for (i, node) in nodes.iter().enumerate() {
-        by_digit[usize::from(node.digit)].push(i);
-    }
-    for bucket in &by_digit {
-        for &i in bucket {
-            let a = &nodes[i];
-            let mut seen = ctx.empty;
-            for c in a.cells.iter() {
-                seen = seen.and(ctx.t.peers[c]);
-            }
-            for &j in bucket {
-                let b = &nodes[j];
-                if i != j && b.cells.is_subset(seen) && (kind != Kind::Xy || a.cells.len() == 1) {
-                    weak[i].push(j);
+    // Weak links: same digit, disjoint, every cell seeing every cell (the single cells in
+    // cell order, then the groups, as node order has them); or one cell, two digits.
+    for (i, a) in nodes.iter().enumerate() {
+        if kind == Kind::Xy && a.cells.len() != 1 {
+            continue;
+        }
+        let d = a.digit;
+        let mut seen = ctx.empty;
+        for c in a.cells.iter() {
+            seen = seen.and(ctx.t.peers[c]);
+        }
+        let list = &mut weak[i];
+        for c in seen.and(ctx.digit[usize::from(d)]).iter() {
+            if let Some(j) = index.get(&nodes, CellSet::from_cells([c]), d) {
+                if j != i {
+                    list.push(j);
                 }
+            }
+        }
+        for &j in &index.groups[usize::from(d)] {
+            if j != i && nodes[j].cells.is_subset(seen) {
+                list.push(j);
             }
         }
     }
     if kind != Kind::X && kind != Kind::Xy {
-        let mut in_cell: HashMap<Cell, Vec<usize>> = HashMap::new();
-        for (i, node) in nodes.iter().enumerate() {
-            if node.cells.len() == 1 {
-                in_cell
-                    .entry(node.cells.first().unwrap_or(0))
-                    .or_default()
-                    .push(i);
+        for (i, a) in nodes.iter().enumerate() {
+            if a.cells.len() != 1 {
+                continue;
             }
-        }
-        for list in in_cell.values() {
-            for &i in list {
-                for &j in list {
-                    if i != j {
+            let Some(c) = a.cells.first() else {
+                continue;
+            };
+            for d in ctx.cand[c].iter() {
+                if let Some(j) = index.get(&nodes, a.cells, d) {
+                    if j != i {
                         weak[i].push(j);
                     }
                 }
