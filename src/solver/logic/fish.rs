@@ -14,23 +14,64 @@ use std::ops::ControlFlow;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Basic,
+    /// Finned and sashimi fish: one enumeration finds both.
     Finned,
-    Sashimi,
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    let (n, kind) = match info.id {
-        "x-wing" => (2, Kind::Basic),
-        "swordfish" => (3, Kind::Basic),
-        "jellyfish" => (4, Kind::Basic),
-        "finned-x-wing" => (2, Kind::Finned),
-        "finned-swordfish" => (3, Kind::Finned),
-        "finned-jellyfish" => (4, Kind::Finned),
-        "sashimi-x-wing" => (2, Kind::Sashimi),
-        "sashimi-swordfish" => (3, Kind::Sashimi),
-        "sashimi-jellyfish" => (4, Kind::Sashimi),
+    let (n, kind, partner) = match info.id {
+        "x-wing" => (2, Kind::Basic, None),
+        "swordfish" => (3, Kind::Basic, None),
+        "jellyfish" => (4, Kind::Basic, None),
+        "finned-x-wing" => (2, Kind::Finned, Some("sashimi-x-wing")),
+        "finned-swordfish" => (3, Kind::Finned, Some("sashimi-swordfish")),
+        "finned-jellyfish" => (4, Kind::Finned, Some("sashimi-jellyfish")),
+        "sashimi-x-wing" => (2, Kind::Finned, Some("finned-x-wing")),
+        "sashimi-swordfish" => (3, Kind::Finned, Some("finned-swordfish")),
+        "sashimi-jellyfish" => (4, Kind::Finned, Some("finned-jellyfish")),
         _ => return ControlFlow::Continue(()),
     };
+    if kind == Kind::Basic {
+        return each_search(ctx, [info, info], n, kind, sink);
+    }
+    // Finned and sashimi fish of a size come from the same enumeration and sit next to each
+    // other in the table, so the steps of both are found once per position and each
+    // technique takes its own (in the order the enumeration met them).
+    let Some(slot) = ctx.cache.finned_fish.get(n - 2) else {
+        return ControlFlow::Continue(());
+    };
+    let steps = slot.get_or_init(|| {
+        let partner = partner.and_then(super::technique).unwrap_or(info);
+        let sashimi = info.id.starts_with("sashimi");
+        let infos = if sashimi {
+            [partner, info]
+        } else {
+            [info, partner]
+        };
+        let mut all = Vec::new();
+        let _ = each_search(ctx, infos, n, kind, &mut |s: Step| {
+            all.push(s);
+            ControlFlow::Continue(())
+        });
+        all
+    });
+    for s in steps {
+        if s.technique.id == info.id {
+            sink(s.clone())?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every digit, every pair of line directions (base, cover). `infos`: the technique of a
+/// finned fish, then of a sashimi one (the same for basic fish).
+fn each_search(
+    ctx: &Ctx,
+    infos: [&'static TechniqueInfo; 2],
+    n: usize,
+    kind: Kind,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].is_empty() {
             continue;
@@ -38,7 +79,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
             for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
                 if bi != ci {
-                    search(ctx, info, digit, n, kind, base_lines, cover_lines, sink)?;
+                    let cover = (cover_lines.as_slice(), ctx.t.line_of[ci].as_slice());
+                    search(ctx, infos, digit, n, kind, base_lines, cover, sink)?;
                 }
             }
         }
@@ -58,12 +100,12 @@ struct Base {
 #[allow(clippy::too_many_arguments)]
 fn search(
     ctx: &Ctx,
-    info: &'static TechniqueInfo,
+    infos: [&'static TechniqueInfo; 2],
     digit: u8,
     n: usize,
     kind: Kind,
     base_lines: &[HouseId],
-    cover_lines: &[HouseId],
+    (cover_lines, cover_of): (&[HouseId], &[u8]),
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     // Cover lines are tracked as bits; no layout has more than 64 parallel lines.
@@ -105,12 +147,13 @@ fn search(
     }
     let st = State {
         ctx,
-        info,
+        infos,
         digit,
         n,
         kind,
         max_hit,
         cover_lines,
+        cover_of,
         all: ctx.digit[usize::from(digit)],
     };
     let mut combo = [0usize; MAX_N];
@@ -125,12 +168,14 @@ const MAX_HIT: usize = MAX_N + 3;
 
 struct State<'a, 'c> {
     ctx: &'a Ctx<'c>,
-    info: &'static TechniqueInfo,
+    infos: [&'static TechniqueInfo; 2],
     digit: u8,
     n: usize,
     kind: Kind,
     max_hit: u32,
     cover_lines: &'a [HouseId],
+    /// Per cell, its cover line's position in `cover_lines` (`u8::MAX`: none).
+    cover_of: &'a [u8],
     all: CellSet,
 }
 
@@ -171,6 +216,26 @@ impl State<'_, '_> {
         ControlFlow::Continue(())
     }
 
+    /// Whether some possible target can go with some choice of n cover lines: a target
+    /// needs its own line and every line holding a base candidate it does not see. A cheap
+    /// test that rules out most combinations before the choices are enumerated.
+    fn some_target(&self, u: CellSet, possible: CellSet) -> bool {
+        let bit = |c: usize| match self.cover_of.get(c) {
+            Some(&p) if p < 64 => 1u64 << p,
+            _ => 0,
+        };
+        possible.iter().any(|t| {
+            let mut need = bit(t);
+            for c in u.minus(self.ctx.t.peers[t]).iter() {
+                need |= bit(c);
+                if need.count_ones() as usize > self.n {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
     fn found(
         &self,
         bases: &[Base],
@@ -206,7 +271,7 @@ impl State<'_, '_> {
                 }
                 let elims = ctx.elims(targets, self.digit);
                 sink(make(
-                    self.info,
+                    self.infos[0],
                     self.digit,
                     &base_houses(),
                     hit,
@@ -215,7 +280,7 @@ impl State<'_, '_> {
                     elims,
                 ))
             }
-            Kind::Finned | Kind::Sashimi => {
+            Kind::Finned => {
                 if hit_count <= n {
                     return ControlFlow::Continue(());
                 }
@@ -236,6 +301,9 @@ impl State<'_, '_> {
                     possible = possible.and(ctx.t.peers[f]);
                 }
                 if possible.is_empty() {
+                    return ControlFlow::Continue(());
+                }
+                if !self.some_target(u, possible) {
                     return ControlFlow::Continue(());
                 }
                 let mut seen = [CellSet::EMPTY; MAX_HIT];
@@ -283,20 +351,18 @@ impl State<'_, '_> {
                     }
                     if !targets.is_empty() {
                         let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
-                        if sashimi == (self.kind == Kind::Sashimi) {
-                            let fins = u.minus(cover).to_vec();
-                            let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
-                            let elims = ctx.elims(targets, self.digit);
-                            sink(make(
-                                self.info,
-                                self.digit,
-                                &base_houses(),
-                                &cov,
-                                &fins,
-                                u,
-                                elims,
-                            ))?;
-                        }
+                        let fins = u.minus(cover).to_vec();
+                        let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
+                        let elims = ctx.elims(targets, self.digit);
+                        sink(make(
+                            self.infos[usize::from(sashimi)],
+                            self.digit,
+                            &base_houses(),
+                            &cov,
+                            &fins,
+                            u,
+                            elims,
+                        ))?;
                     }
                     // Next combination: bump the rightmost index that can move.
                     let mut j = n;

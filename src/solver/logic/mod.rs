@@ -184,6 +184,9 @@ pub struct Tables {
     pub line_class: Vec<Option<LineClass>>,
     /// Every complete line, in the order of `lines` flattened.
     pub all_lines: Vec<HouseId>,
+    /// `line_of[k][cell]`: the position in `lines[k]` of the line holding the cell
+    /// (`u8::MAX` if none), so fish turn cells into cover-line bits without a search.
+    pub line_of: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
@@ -234,11 +237,26 @@ impl Tables {
             }
         }
         let all_lines = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let line_of = lines
+            .iter()
+            .map(|(_, hs)| {
+                let mut pos = vec![u8::MAX; g.cell_count()];
+                for (i, &h) in hs.iter().enumerate().take(usize::from(u8::MAX)) {
+                    for &c in &g.house(h).cells {
+                        if let Some(p) = pos.get_mut(c) {
+                            *p = i as u8;
+                        }
+                    }
+                }
+                pos
+            })
+            .collect();
         Tables {
             house_sets,
             peers,
             line_class,
             all_lines,
+            line_of,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,
@@ -289,6 +307,8 @@ pub(crate) struct Cache {
     /// Unique-rectangle candidates: open rectangles and digit pairs that every UR type
     /// starts from.
     pub rectangles: std::cell::OnceCell<Vec<([Cell; 4], Digits)>>,
+    /// Finned and sashimi fish of sizes 2, 3 and 4, in search order.
+    pub finned_fish: [std::cell::OnceCell<Vec<Step>>; 3],
 }
 
 impl<'a> Ctx<'a> {
