@@ -206,36 +206,55 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
     }
 }
 
-/// Breadth-first implications from one literal; `parent[node*2+on]` gives the chain back.
-fn walk(g: &Graph, start: usize, on: bool, limit: usize) -> Vec<(u32, u8)> {
-    // (parent state, depth); u32::MAX = unreached.
-    let mut seen = vec![(u32::MAX, 0u8); g.nodes.len() * 2];
-    let s = start * 2 + usize::from(on);
-    seen[s] = (s as u32, 0);
-    let mut queue = vec![s];
-    let mut head = 0;
-    while head < queue.len() {
-        let st = queue[head];
-        head += 1;
-        let depth = seen[st].1;
-        if usize::from(depth) + 1 >= limit {
-            continue;
+/// Breadth-first implications from one literal: `seen[node*2+on]` is (parent state,
+/// depth), `u32::MAX` = unreached. The buffers are reused from start to start, resetting
+/// only the states the last walk reached (the queue lists them).
+struct Walk {
+    seen: Vec<(u32, u8)>,
+    queue: Vec<usize>,
+}
+
+impl Walk {
+    fn new(g: &Graph) -> Walk {
+        Walk {
+            seen: vec![(u32::MAX, 0u8); g.nodes.len() * 2],
+            queue: Vec::new(),
         }
-        let (node, is_on) = (st / 2, st % 2 == 1);
-        let next: &[usize] = if is_on {
-            &g.weak[node]
-        } else {
-            &g.strong[node]
-        };
-        for &m in next {
-            let ns = m * 2 + usize::from(!is_on);
-            if seen[ns].0 == u32::MAX {
-                seen[ns] = (st as u32, depth + 1);
-                queue.push(ns);
+    }
+
+    fn run(&mut self, g: &Graph, start: usize, on: bool, limit: usize) {
+        for &st in &self.queue {
+            self.seen[st] = (u32::MAX, 0);
+        }
+        self.queue.clear();
+        let seen = &mut self.seen;
+        let queue = &mut self.queue;
+        let s = start * 2 + usize::from(on);
+        seen[s] = (s as u32, 0);
+        queue.push(s);
+        let mut head = 0;
+        while head < queue.len() {
+            let st = queue[head];
+            head += 1;
+            let depth = seen[st].1;
+            if usize::from(depth) + 1 >= limit {
+                continue;
+            }
+            let (node, is_on) = (st / 2, st % 2 == 1);
+            let next: &[usize] = if is_on {
+                &g.weak[node]
+            } else {
+                &g.strong[node]
+            };
+            for &m in next {
+                let ns = m * 2 + usize::from(!is_on);
+                if seen[ns].0 == u32::MAX {
+                    seen[ns] = (st as u32, depth + 1);
+                    queue.push(ns);
+                }
             }
         }
     }
-    seen
 }
 
 fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
@@ -325,8 +344,15 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         vec![None]
     };
     for only in digits {
-        let g = build(ctx, kind, grouped, only);
-        search(ctx, &g, info, kind, grouped, limit, sink)?;
+        if matches!(kind, Kind::NiceLoop | Kind::Aic) {
+            // Nice loops and AICs walk the same graph: built once per position.
+            let g = ctx.cache.chain_graphs[usize::from(grouped)]
+                .get_or_init(|| build(ctx, kind, grouped, only));
+            search(ctx, g, info, kind, grouped, limit, sink)?;
+        } else {
+            let g = build(ctx, kind, grouped, only);
+            search(ctx, &g, info, kind, grouped, limit, sink)?;
+        }
     }
     ControlFlow::Continue(())
 }
@@ -342,13 +368,15 @@ fn search(
 ) -> ControlFlow<()> {
     let single = |i: usize| g.nodes[i].cells.len() == 1;
     let uses_group = |chain: &[ChainNode]| chain.iter().any(|n| n.cells.len() > 1);
+    let (mut off, mut on) = (Walk::new(g), Walk::new(g));
     for s in 0..g.nodes.len() {
         if kind == Kind::Xy
             && !(single(s) && ctx.cand[g.nodes[s].cells.first().unwrap_or(0)].len() == 2)
         {
             continue;
         }
-        let from_off = walk(g, s, false, limit);
+        off.run(g, s, false, limit);
+        let from_off = &off.seen;
         for e in 0..g.nodes.len() {
             let end = e * 2 + 1;
             if e == s || from_off[end].0 == u32::MAX {
@@ -362,7 +390,7 @@ fn search(
             // The path is built only when the ends give something (building it for every
             // pair of ends would cost more than the search).
             let chain_of = || {
-                let chain = path(g, &from_off, end);
+                let chain = path(g, from_off, end);
                 (!grouped || uses_group(&chain)).then_some(chain)
             };
             match kind {
@@ -407,17 +435,18 @@ fn search(
         }
         if kind == Kind::NiceLoop {
             // Discontinuous: s true forces s false, or s false forces s true.
-            let from_on = walk(g, s, true, limit);
+            on.run(g, s, true, limit);
+            let from_on = &on.seen;
             let cell = g.nodes[s].cells.first().unwrap_or(0);
             if single(s) && from_on[s * 2].0 != u32::MAX {
-                let chain = path(g, &from_on, s * 2);
+                let chain = path(g, from_on, s * 2);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     let elim = vec![Candidate::new(cell, g.nodes[s].digit)];
                     sink(step(info, chain, elim, Vec::new()))?;
                 }
             }
             if single(s) && from_off[s * 2 + 1].0 != u32::MAX {
-                let chain = path(g, &from_off, s * 2 + 1);
+                let chain = path(g, from_off, s * 2 + 1);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     // Written as HoDoKu does: the cell's other candidates go.
                     let d = g.nodes[s].digit;
