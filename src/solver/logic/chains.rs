@@ -49,11 +49,15 @@ struct Index {
 }
 
 impl Index {
+    #[inline]
+    fn cell(&self, c: Cell, d: u8) -> Option<usize> {
+        let i = *self.single.get(c * self.stride + usize::from(d))?;
+        (i != usize::MAX).then_some(i)
+    }
+
     fn get(&self, nodes: &[Node], cells: CellSet, d: u8) -> Option<usize> {
         if cells.len() == 1 {
-            let c = cells.first()?;
-            let i = *self.single.get(c * self.stride + usize::from(d))?;
-            return (i != usize::MAX).then_some(i);
+            return self.cell(cells.first()?, d);
         }
         self.groups
             .get(usize::from(d))?
@@ -118,15 +122,12 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                     continue;
                 }
                 // The nodes inside `places`: its cells, and the digit's groups within it.
-                let singles = places
-                    .iter()
-                    .filter_map(|c| index.get(&nodes, CellSet::from_cells([c]), d));
+                let singles = places.iter().filter_map(|c| index.cell(c, d));
                 let groups = index.groups[usize::from(d)]
                     .iter()
                     .copied()
                     .filter(|&i| nodes[i].cells.is_subset(places));
-                let inside: Vec<usize> = singles.chain(groups).collect();
-                for i in inside {
+                for i in singles.chain(groups) {
                     let rest = places.minus(nodes[i].cells);
                     if rest.is_empty() {
                         continue;
@@ -146,12 +147,11 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
             if ctx.cand[c].len() != 2 {
                 continue;
             }
-            let one = CellSet::from_cells([c]);
             let mut ds = ctx.cand[c].iter();
             let (Some(x), Some(y)) = (ds.next(), ds.next()) else {
                 continue;
             };
-            if let (Some(i), Some(j)) = (index.get(&nodes, one, x), index.get(&nodes, one, y)) {
+            if let (Some(i), Some(j)) = (index.cell(c, x), index.cell(c, y)) {
                 strong[i].push(j);
                 strong[j].push(i);
             }
@@ -170,7 +170,7 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
         }
         let list = &mut weak[i];
         for c in seen.and(ctx.digit[usize::from(d)]).iter() {
-            if let Some(j) = index.get(&nodes, CellSet::from_cells([c]), d) {
+            if let Some(j) = index.cell(c, d) {
                 if j != i {
                     list.push(j);
                 }
@@ -191,7 +191,7 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 continue;
             };
             for d in ctx.cand[c].iter() {
-                if let Some(j) = index.get(&nodes, a.cells, d) {
+                if let Some(j) = index.cell(c, d) {
                     if j != i {
                         weak[i].push(j);
                     }
@@ -433,7 +433,7 @@ fn search(
                 }
             }
         }
-        if kind == Kind::NiceLoop {
+        if kind == Kind::NiceLoop && single(s) {
             // Discontinuous: s true forces s false, or s false forces s true.
             on.run(g, s, true, limit);
             let from_on = &on.seen;
