@@ -212,6 +212,9 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
 struct Walk {
     seen: Vec<(u32, u8)>,
     queue: Vec<usize>,
+    /// Bit per node: reached "on" (lets callers visit those nodes in order without scanning
+    /// every node).
+    on: Vec<u64>,
 }
 
 impl Walk {
@@ -219,7 +222,22 @@ impl Walk {
         Walk {
             seen: vec![(u32::MAX, 0u8); g.nodes.len() * 2],
             queue: Vec::new(),
+            on: vec![0; g.nodes.len().div_ceil(64)],
         }
+    }
+
+    /// Nodes reached "on", in increasing order.
+    fn reached_on(&self) -> impl Iterator<Item = usize> + '_ {
+        self.on.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    w * 64 + i
+                })
+            })
+        })
     }
 
     fn run(&mut self, g: &Graph, start: usize, on: bool, limit: usize) {
@@ -227,6 +245,7 @@ impl Walk {
             self.seen[st] = (u32::MAX, 0);
         }
         self.queue.clear();
+        self.on.fill(0);
         let seen = &mut self.seen;
         let queue = &mut self.queue;
         let s = start * 2 + usize::from(on);
@@ -251,6 +270,9 @@ impl Walk {
                 if seen[ns].0 == u32::MAX {
                     seen[ns] = (st as u32, depth + 1);
                     queue.push(ns);
+                    if !is_on {
+                        self.on[m / 64] |= 1 << (m % 64);
+                    }
                 }
             }
         }
@@ -377,7 +399,7 @@ fn search(
         }
         off.run(g, s, false, limit);
         let from_off = &off.seen;
-        for e in 0..g.nodes.len() {
+        for e in off.reached_on() {
             let end = e * 2 + 1;
             if e == s || from_off[end].0 == u32::MAX {
                 continue;
