@@ -79,8 +79,7 @@ fn each_search(
         for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
             for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
                 if bi != ci {
-                    let cover = (cover_lines.as_slice(), ctx.t.line_of[ci].as_slice());
-                    search(ctx, infos, digit, n, kind, base_lines, cover, sink)?;
+                    search(ctx, infos, digit, n, kind, base_lines, cover_lines, sink)?;
                 }
             }
         }
@@ -105,7 +104,7 @@ fn search(
     n: usize,
     kind: Kind,
     base_lines: &[HouseId],
-    (cover_lines, cover_of): (&[HouseId], &[u8]),
+    cover_lines: &[HouseId],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     // Cover lines are tracked as bits; no layout has more than 64 parallel lines.
@@ -153,7 +152,6 @@ fn search(
         kind,
         max_hit,
         cover_lines,
-        cover_of,
         all: ctx.digit[usize::from(digit)],
     };
     let mut combo = [0usize; MAX_N];
@@ -174,8 +172,6 @@ struct State<'a, 'c> {
     kind: Kind,
     max_hit: u32,
     cover_lines: &'a [HouseId],
-    /// Per cell, its cover line's position in `cover_lines` (`u8::MAX`: none).
-    cover_of: &'a [u8],
     all: CellSet,
 }
 
@@ -214,26 +210,6 @@ impl State<'_, '_> {
             )?;
         }
         ControlFlow::Continue(())
-    }
-
-    /// Whether some possible target can go with some choice of n cover lines: a target
-    /// needs its own line and every line holding a base candidate it does not see. A cheap
-    /// test that rules out most combinations before the choices are enumerated.
-    fn some_target(&self, u: CellSet, possible: CellSet) -> bool {
-        let bit = |c: usize| match self.cover_of.get(c) {
-            Some(&p) if p < 64 => 1u64 << p,
-            _ => 0,
-        };
-        possible.iter().any(|t| {
-            let mut need = bit(t);
-            for c in u.minus(self.ctx.t.peers[t]).iter() {
-                need |= bit(c);
-                if need.count_ones() as usize > self.n {
-                    return false;
-                }
-            }
-            true
-        })
     }
 
     fn found(
@@ -288,28 +264,25 @@ impl State<'_, '_> {
                 // the base candidates outside every hit line plus those on the hit lines
                 // left out; targets must see all of them. Per hit line: its fins' common
                 // peers among the possible targets, so a choice costs a few bitset ANDs.
-                let loose = u.minus(
-                    hit.iter()
-                        .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h])),
-                );
-                let mut possible = hit
+                let covered = hit
                     .iter()
-                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]))
-                    .and(self.all)
-                    .minus(u);
+                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
+                let loose = u.minus(covered);
+                let mut possible = covered.and(self.all).minus(u);
                 for f in loose.iter() {
                     possible = possible.and(ctx.t.peers[f]);
                 }
                 if possible.is_empty() {
                     return ControlFlow::Continue(());
                 }
-                if !self.some_target(u, possible) {
-                    return ControlFlow::Continue(());
-                }
                 let mut seen = [CellSet::EMPTY; MAX_HIT];
                 // Hit lines whose fins no possible target sees: every useful choice covers
                 // them, so more than n of them rule the combination out.
                 let mut required = 0u64;
+                // A target needs every line whose base candidates it does not see, plus its
+                // own (which it sees): `missed[k]` holds the targets more than k lines miss,
+                // so those in `missed[n - 1]` can never go. Most combinations end here.
+                let mut missed = [CellSet::EMPTY; MAX_N];
                 for (i, &h) in hit.iter().enumerate() {
                     let mut t = possible;
                     for f in u.and(ctx.t.house_sets[h]).iter() {
@@ -322,6 +295,14 @@ impl State<'_, '_> {
                     if t.is_empty() {
                         required |= 1 << i;
                     }
+                    let not = possible.minus(t);
+                    for k in (1..n).rev() {
+                        missed[k] = missed[k].or(missed[k - 1].and(not));
+                    }
+                    missed[0] = missed[0].or(not);
+                }
+                if possible.minus(missed[n - 1]).is_empty() {
+                    return ControlFlow::Continue(());
                 }
                 if required.count_ones() as usize > n {
                     return ControlFlow::Continue(());

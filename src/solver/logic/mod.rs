@@ -184,9 +184,6 @@ pub struct Tables {
     pub line_class: Vec<Option<LineClass>>,
     /// Every complete line, in the order of `lines` flattened.
     pub all_lines: Vec<HouseId>,
-    /// `line_of[k][cell]`: the position in `lines[k]` of the line holding the cell
-    /// (`u8::MAX` if none), so fish turn cells into cover-line bits without a search.
-    pub line_of: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
@@ -237,26 +234,11 @@ impl Tables {
             }
         }
         let all_lines = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
-        let line_of = lines
-            .iter()
-            .map(|(_, hs)| {
-                let mut pos = vec![u8::MAX; g.cell_count()];
-                for (i, &h) in hs.iter().enumerate().take(usize::from(u8::MAX)) {
-                    for &c in &g.house(h).cells {
-                        if let Some(p) = pos.get_mut(c) {
-                            *p = i as u8;
-                        }
-                    }
-                }
-                pos
-            })
-            .collect();
         Tables {
             house_sets,
             peers,
             line_class,
             all_lines,
-            line_of,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,
