@@ -72,6 +72,12 @@ fn each_search(
     kind: Kind,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    // Scratch space for `search`, set up once rather than per digit and direction.
+    let mut bases = [Base {
+        h: 0,
+        cells: CellSet::EMPTY,
+        hits: 0,
+    }; 64];
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].is_empty() {
             continue;
@@ -79,7 +85,8 @@ fn each_search(
         for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
             for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
                 if bi != ci {
-                    search(ctx, infos, digit, n, kind, base_lines, cover_lines, sink)?;
+                    let b = &mut bases;
+                    search(ctx, infos, digit, n, kind, base_lines, cover_lines, b, sink)?;
                 }
             }
         }
@@ -105,6 +112,7 @@ fn search(
     kind: Kind,
     base_lines: &[HouseId],
     cover_lines: &[HouseId],
+    bases: &mut [Base; 64],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     // Cover lines are tracked as bits; no layout has more than 64 parallel lines.
@@ -119,11 +127,6 @@ fn search(
     };
     // A basic fish covers exactly n lines; a finned one n+1..=n+3 (the rest are fins).
     let max_hit = if kind == Kind::Basic { n } else { n + 3 } as u32;
-    let mut bases = [Base {
-        h: 0,
-        cells: CellSet::EMPTY,
-        hits: 0,
-    }; 64];
     let mut nb = 0;
     for &h in base_lines {
         let cells = ctx.where_in(h, digit);
