@@ -7,7 +7,7 @@ use termdoku::format::parse_line;
 use termdoku::puzzle::{Grid, Puzzle, Variant};
 use termdoku::solver::{exact, logic, rate};
 
-fn load(name: &str, n: usize) -> Vec<(Puzzle, Vec<u8>)> {
+fn load(name: &str, n: usize, step: usize) -> Vec<(Puzzle, Vec<u8>)> {
     let dir = std::env::var_os("TERMDOKU_CONFORMANCE")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -26,6 +26,7 @@ fn load(name: &str, n: usize) -> Vec<(Puzzle, Vec<u8>)> {
                 .ok()
                 .flatten()
         })
+        .step_by(step)
         .take(n)
         .filter_map(|p| {
             let s = exact::solve(&p, 1).first?;
@@ -36,7 +37,7 @@ fn load(name: &str, n: usize) -> Vec<(Puzzle, Vec<u8>)> {
 
 fn bench(c: &mut Criterion) {
     for file in ["qqwing-expert.txt", "top1465.txt"] {
-        let set = load(file, 200);
+        let set = load(file, 200, 1);
         if set.is_empty() {
             continue;
         }
@@ -59,5 +60,35 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// The hardest set (every 500th puzzle), each at its first position that needs a forcing
+/// chain or net: the slowest hints a player can ask for.
+fn hardest_hints(c: &mut Criterion) {
+    let set = load("forum-hardest-1905-11plus.txt", 100, 500);
+    let mut grids: Vec<(Grid, &Vec<u8>)> = Vec::new();
+    for (p, s) in &set {
+        let mut g = Grid::from_puzzle(p);
+        while let Some(step) = logic::next_step(&g, Some(s)) {
+            if step.technique.family == logic::Family::Forcing {
+                grids.push((g, s));
+                break;
+            }
+            logic::apply(&mut g, &step);
+        }
+    }
+    if grids.is_empty() {
+        return;
+    }
+    let mut group = c.benchmark_group("hardest");
+    group.sample_size(10);
+    group.bench_function("first forcing hint, forum-hardest every 500th", |b| {
+        b.iter(|| {
+            for (g, s) in &grids {
+                std::hint::black_box(logic::next_step(g, Some(s)));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, hardest_hints);
 criterion_main!(benches);
