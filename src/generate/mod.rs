@@ -29,7 +29,7 @@ use crate::geometry::{Cell, Digits, Geometry};
 use crate::puzzle::{Layout, Puzzle, Variant};
 use crate::solver::exact::Prepared;
 use crate::solver::fast9;
-use rating::Singles;
+use rating::{Bounded, Singles};
 use rng::Rng;
 use std::sync::Arc;
 
@@ -168,8 +168,11 @@ impl Ctx {
         Puzzle::with_geometry(self.layout.clone(), Arc::clone(&self.geometry), givens).ok()
     }
 
-    fn rate(&self, givens: &[u8]) -> Option<Rated> {
-        self.puzzle(givens.to_vec()).map(|p| rate_puzzle(&p))
+    /// The rating when it is at most `bound` (see [`rating::rate_within`]); None when the
+    /// givens do not make a puzzle.
+    fn rate(&self, givens: &[u8], solution: &[u8], bound: Level) -> Option<Bounded> {
+        self.puzzle(givens.to_vec())
+            .map(|p| rating::rate_within(&p, solution, bound))
     }
 }
 
@@ -314,7 +317,7 @@ impl Generator {
         let mut givens =
             if easy && !matches!(self.opts.variant, Variant::Killer | Variant::Honeycomb) {
                 // Singles solving the puzzle proves it unique, so no solver call is needed.
-                reduce(ctx, solution.clone(), rng, Keep::Singles)
+                reduce(ctx, &solution, solution.clone(), rng, Keep::Singles)
             } else if !matches!(self.opts.variant, Variant::Standard | Variant::Killer)
                 && self.opts.level < Level::Extreme
             {
@@ -323,18 +326,22 @@ impl Generator {
                 // down from an easy puzzle, keeping each removal that leaves the rating at or
                 // below the target (measured: honeycomb medium 2.1 s -> 47 ms median, jigsaw
                 // hard 460 -> 177 ms; plain 9x9 is faster the other way).
-                let start = reduce(ctx, solution.clone(), rng, Keep::Singles);
-                reduce(ctx, start, rng, Keep::AtMost(self.opts.level))
+                let start = reduce(ctx, &solution, solution.clone(), rng, Keep::Singles);
+                reduce(ctx, &solution, start, rng, Keep::AtMost(self.opts.level))
             } else {
-                reduce(ctx, solution.clone(), rng, Keep::Unique)
+                reduce(ctx, &solution, solution.clone(), rng, Keep::Unique)
             };
-        let mut rating = ctx.rate(&givens)?;
-        if !self.wanted(&rating) && rating.level > self.opts.level {
-            // Too hard: give clues back until the level drops to the target.
-            let (g, r) = self.descend(ctx, &solution, givens, rng)?;
-            givens = g;
-            rating = r;
-        }
+        // Only "at most the target" matters until a puzzle is kept, so the rater stops as
+        // soon as it passes the target (the level and score only grow along the path).
+        let rating = match ctx.rate(&givens, &solution, self.opts.level)? {
+            Bounded::Within(r) => r,
+            Bounded::Above => {
+                // Too hard: give clues back until the level drops to the target.
+                let (g, r) = self.descend(ctx, &solution, givens, rng)?;
+                givens = g;
+                r
+            }
+        };
         if !self.wanted(&rating) {
             return None;
         }
@@ -362,8 +369,7 @@ impl Generator {
             for &c in orbit {
                 givens[c] = solution[c];
             }
-            let r = ctx.rate(&givens)?;
-            if r.level <= self.opts.level {
+            if let Bounded::Within(r) = ctx.rate(&givens, solution, self.opts.level)? {
                 return self.wanted(&r).then_some((givens, r));
             }
         }
@@ -396,7 +402,7 @@ enum Keep {
 
 /// Removes clues an orbit at a time in random order, keeping each removal that preserves
 /// `keep`.
-fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
+fn reduce(ctx: &Ctx, solution: &[u8], mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
     let mut order: Vec<&Vec<Cell>> = ctx.orbits.iter().collect();
     rng.shuffle(&mut order);
     for orbit in order {
@@ -411,7 +417,8 @@ fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> 
             Keep::Unique => ctx.count(&givens) == 1,
             Keep::Singles => ctx.singles.solve(&givens).is_some(),
             Keep::AtMost(level) => {
-                ctx.count(&givens) == 1 && ctx.rate(&givens).is_some_and(|r| r.level <= level)
+                ctx.count(&givens) == 1
+                    && matches!(ctx.rate(&givens, solution, level), Some(Bounded::Within(_)))
             }
         };
         if !ok {
