@@ -213,7 +213,10 @@ pub fn run(command: Command) -> i32 {
             gen_bench::run(&gen_bench::GenBench {
                 variants: match variant {
                     Some(v) => vec![v.into()],
-                    None => VariantArg::value_variants().iter().map(|&v| v.into()).collect(),
+                    None => VariantArg::value_variants()
+                        .iter()
+                        .map(|&v| v.into())
+                        .collect(),
                 },
                 levels,
                 count,

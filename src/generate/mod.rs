@@ -319,21 +319,25 @@ impl Generator {
                 // Singles solving the puzzle proves it unique, so no solver call is needed.
                 reduce(ctx, &solution, solution.clone(), rng, Keep::Singles)
             } else if !matches!(self.opts.variant, Variant::Standard | Variant::Killer)
-                && self.opts.level < Level::Extreme
+                && self.opts.level < Level::Unfair
             {
                 // Minimal variant puzzles are mostly extreme (a minimal honeycomb has 5 to 8
-                // givens), so middle levels are reached from above only with luck. Instead go
-                // down from an easy puzzle, keeping each removal that leaves the rating at or
-                // below the target (measured: honeycomb medium 2.1 s -> 47 ms median, jigsaw
-                // hard 460 -> 177 ms; plain 9x9 is faster the other way).
+                // givens), so medium and hard are reached from above only with luck. Instead
+                // go down from an easy puzzle, keeping each removal that leaves the rating at
+                // or below the target (measured: honeycomb medium 2.1 s -> 47 ms median,
+                // jigsaw hard 460 -> 177 ms; plain 9x9 is faster the other way). Unfair is
+                // the other way round: from the level below, one removal nearly always jumps
+                // past it, while giving clues back to a minimal puzzle with overshoots taken
+                // back finds it (measured, CPU median: diagonal 346 -> 63 ms, jigsaw
+                // 326 -> 90 ms, honeycomb 22.5 -> 3.4 s).
                 let start = reduce(ctx, &solution, solution.clone(), rng, Keep::Singles);
                 match below(self.opts.level) {
                     Some(lower) if self.opts.technique.is_none() => {
                         // Go down as far as the level below allows (cheap: the rater never
                         // runs the target level's techniques), then stop at the first removal
                         // that reaches the target. Going as low as the target allows meant a
-                        // failing, costly rating for nearly every orbit (measured: honeycomb
-                        // hard 9.8 s -> see the bench notes).
+                        // failing, costly rating for nearly every orbit (measured, CPU median:
+                        // honeycomb hard 9.8 -> 1.2 s).
                         let start = reduce(ctx, &solution, start, rng, Keep::AtMost(lower));
                         let (givens, rating) = self.climb(ctx, &solution, start, rng)?;
                         return self.finish(ctx, givens, solution, rating);

@@ -54,7 +54,9 @@ pub fn rate_puzzle(puzzle: &Puzzle) -> Rated {
 /// The full rating of a puzzle whose (unique) solution is known: [`rate_puzzle`] without
 /// the exact solve it starts with.
 pub fn rate_solved(puzzle: &Puzzle, solution: &[u8]) -> Rated {
-    solve_grid(Grid::from_puzzle(puzzle), Some(solution)).1.into()
+    solve_grid(Grid::from_puzzle(puzzle), Some(solution))
+        .1
+        .into()
 }
 
 /// The rater's verdict when the generator needs no more than "at most `bound`".
