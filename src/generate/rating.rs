@@ -262,19 +262,20 @@ mod tests {
     use crate::puzzle::Variant;
 
     /// The bounded rater agrees with the full one at every bound, on shipped puzzles of
-    /// every level (three per collection of the line-format variants and killer).
+    /// every level (two per collection of the line-format variants and killer).
     #[test]
     fn bounded_rating_agrees_with_the_full_rating() {
         use crate::generate::shipped;
         let mut seen = [0usize; 5];
         for v in [Variant::Standard, Variant::Diagonal, Variant::Killer] {
             for level in LEVELS {
-                for p in shipped::shipped(v, level).iter().take(3) {
+                for p in shipped::shipped(v, level).iter().take(2) {
                     let solution = crate::solver::exact::solve(p, 1).first.unwrap();
                     let full = rate_puzzle(p);
                     seen[full.level as usize] += 1;
                     assert_eq!(rate_solved(p, &solution), full);
-                    for bound in LEVELS {
+                    // At extreme, `rate_within` is `rate_solved`, checked above.
+                    for &bound in &LEVELS[..4] {
                         let want = if full.level <= bound {
                             Bounded::Within(full.clone())
                         } else {
