@@ -69,38 +69,7 @@ pub enum Command {
         file: Option<String>,
     },
     /// Generate puzzles with one solution, rated at the level asked for.
-    Generate {
-        #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
-        /// easy, medium, hard, unfair or extreme (default medium; with --technique, the
-        /// highest level allowed, by default the technique's own).
-        #[arg(long)]
-        difficulty: Option<String>,
-        /// How many puzzles; each is printed as soon as it is found.
-        #[arg(long, default_value_t = 1)]
-        count: usize,
-        /// Seed of the run: the same seed gives the same puzzles (default: from the clock,
-        /// reported on stderr).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Clue symmetry: none, rotate180, rotate90, mirror or diagonal (default rotate180;
-        /// none for killer).
-        #[arg(long)]
-        symmetry: Option<String>,
-        /// Print TOML instead of lines (always for jigsaw and killer): a puzzle file for one
-        /// puzzle, a collection of `[[puzzle]]` tables for several.
-        #[arg(long)]
-        toml: bool,
-        /// Training mode: the logical solution must use this technique (e.g. x-wing).
-        #[arg(long)]
-        technique: Option<String>,
-        /// Grid side for square variants: 4, 6, 9 or 16.
-        #[arg(long, default_value_t = 9)]
-        size: usize,
-        /// Print each puzzle's generation time and a median / p95 summary on stderr.
-        #[arg(long)]
-        stats: bool,
-    },
+    Generate(GenerateArgs),
     /// Show the next logical step of a puzzle.
     Hint {
         #[arg(long, value_enum, default_value = "standard")]
@@ -128,17 +97,39 @@ pub enum Command {
         /// A line-format file, a TOML puzzle file, or - for standard input (the default).
         file: Option<String>,
     },
-    /// Measure solver throughput over a whole file (parsing included).
+    /// Measure solver throughput over a whole file (parsing included), or with --generate
+    /// the generator's CPU time per puzzle.
     Bench {
-        #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        /// The variant (default standard; with --generate, every variant).
+        #[arg(long, value_enum)]
+        variant: Option<VariantArg>,
         /// Measure the logic solver (rating every puzzle) instead of the exact solver.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "generate")]
         logic: bool,
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
-        file: PathBuf,
+        /// Time the generator: median, p95, max and mean CPU time per puzzle for each
+        /// variant and level, over --count puzzles of --seed.
+        #[arg(long)]
+        generate: bool,
+        /// With --generate: one level instead of all five.
+        #[arg(long, requires = "generate")]
+        difficulty: Option<String>,
+        /// With --generate: puzzles per variant and level.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// With --generate: the seed (puzzles are deterministic per seed).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// With --generate: CPU seconds after which a variant and level stops early.
+        #[arg(long, default_value_t = 60.0)]
+        budget: f64,
+        /// With --generate: print each row's clue-count histogram.
+        #[arg(long, requires = "generate")]
+        givens: bool,
+        #[arg(required_unless_present = "generate")]
+        file: Option<PathBuf>,
     },
     /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output.
     Export {
@@ -202,38 +193,57 @@ pub fn run(command: Command) -> i32 {
         } => logic_cli::explain(variant.into(), json, &puzzle),
         Command::Rate { variant, file } => logic_cli::rate(variant.into(), file.as_deref()),
         Command::Bench {
+            generate: true,
             variant,
-            logic: true,
-            threads,
-            file,
-        } => logic_cli::bench(variant.into(), threads, &file),
+            difficulty,
+            count,
+            seed,
+            budget,
+            givens,
+            ..
+        } => {
+            let levels = match difficulty.as_deref().map(crate::generate::parse_level) {
+                None => crate::generate::LEVELS.to_vec(),
+                Some(Some(l)) => vec![l],
+                Some(None) => {
+                    eprintln!("termdoku: unknown difficulty (expected easy, medium, hard, unfair or extreme)");
+                    return EXIT_USAGE;
+                }
+            };
+            gen_bench::run(&gen_bench::GenBench {
+                variants: match variant {
+                    Some(v) => vec![v.into()],
+                    None => VariantArg::value_variants()
+                        .iter()
+                        .map(|&v| v.into())
+                        .collect(),
+                },
+                levels,
+                count,
+                seed,
+                budget,
+                givens,
+            })
+        }
         Command::Bench {
             variant,
+            logic,
             threads,
-            file,
+            file: Some(file),
             ..
-        } => bench_command(variant.into(), threads, &file),
-        Command::Generate {
-            variant,
-            difficulty,
-            count,
-            seed,
-            symmetry,
-            toml,
-            technique,
-            size,
-            stats,
-        } => generate_command(GenerateArgs {
-            variant: variant.into(),
-            difficulty,
-            count,
-            seed,
-            symmetry,
-            toml,
-            technique,
-            size,
-            stats,
-        }),
+        } => {
+            let variant = variant.map_or(Variant::Standard, Variant::from);
+            if logic {
+                logic_cli::bench(variant, threads, &file)
+            } else {
+                bench_command(variant, threads, &file)
+            }
+        }
+        Command::Bench { file: None, .. } => {
+            eprintln!("termdoku: bench needs a FILE (or --generate)");
+            EXIT_USAGE
+        }
+        Command::Generate(args) => generate_command(args),
         Command::Export {
             format: ExportFormat::Lp,
             variant,
@@ -251,6 +261,7 @@ pub fn run(command: Command) -> i32 {
     }
 }
 
+mod gen_bench;
 mod logic_cli;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -434,20 +445,44 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
     EXIT_OK
 }
 
-struct GenerateArgs {
-    variant: Variant,
+/// The options of `generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    #[arg(long, value_enum, default_value = "standard")]
+    variant: VariantArg,
+    /// easy, medium, hard, unfair or extreme (default medium; with --technique, the
+    /// highest level allowed, by default the technique's own).
+    #[arg(long)]
     difficulty: Option<String>,
+    /// How many puzzles; each is printed as soon as it is found.
+    #[arg(long, default_value_t = 1)]
     count: usize,
+    /// Seed of the run: the same seed gives the same puzzles (default: from the clock,
+    /// reported on stderr).
+    #[arg(long)]
     seed: Option<u64>,
+    /// Clue symmetry: none, rotate180, rotate90, mirror or diagonal (default rotate180;
+    /// none for killer).
+    #[arg(long)]
     symmetry: Option<String>,
+    /// Print TOML instead of lines (always for jigsaw and killer): a puzzle file for one
+    /// puzzle, a collection of `[[puzzle]]` tables for several.
+    #[arg(long)]
     toml: bool,
+    /// Training mode: the logical solution must use this technique (e.g. x-wing).
+    #[arg(long)]
     technique: Option<String>,
+    /// Grid side for square variants: 4, 6, 9 or 16.
+    #[arg(long, default_value_t = 9)]
     size: usize,
+    /// Print each puzzle's generation time and a median / p95 summary on stderr.
+    #[arg(long)]
     stats: bool,
 }
 
 fn generate_command(a: GenerateArgs) -> i32 {
     use crate::generate::{self, Generator, Options, Symmetry};
+    let variant = Variant::from(a.variant);
     let level = match (&a.difficulty, &a.technique) {
         (Some(d), _) => match generate::parse_level(d) {
             Some(l) => l,
@@ -461,7 +496,7 @@ fn generate_command(a: GenerateArgs) -> i32 {
         (None, Some(t)) => generate::rating::technique_level(t),
         (None, None) => generate::Level::Medium,
     };
-    let mut opts = Options::new(a.variant, level);
+    let mut opts = Options::new(variant, level);
     opts.size = a.size;
     opts.technique = a.technique.clone();
     if let Some(s) = &a.symmetry {
@@ -489,7 +524,7 @@ fn generate_command(a: GenerateArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let toml = a.toml || matches!(a.variant, Variant::Jigsaw | Variant::Killer);
+    let toml = a.toml || matches!(variant, Variant::Jigsaw | Variant::Killer);
     let progress = Progress::start("generating", a.count);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

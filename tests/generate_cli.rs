@@ -52,3 +52,41 @@ fn bad_options_exit_with_usage_status() {
     generate(&["--technique", "no-such-technique"]).code(2);
     generate(&["--size", "5"]).code(2);
 }
+
+/// `bench --generate` prints one timing row per variant and level asked for, with the
+/// clue-count histogram when asked; `bench` without a file or --generate is a usage error.
+#[test]
+fn bench_generate_prints_a_row_per_level() {
+    let out = Command::cargo_bin("termdoku")
+        .unwrap()
+        .args(["bench", "--generate", "--variant", "diagonal"])
+        .args(["--difficulty", "easy", "--count", "4", "--givens"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("diagonal")).collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(
+        rows[0].contains("easy") && rows[0].contains("n=4"),
+        "{text}"
+    );
+    assert!(
+        rows[0].contains("median") && rows[0].contains("p95"),
+        "{text}"
+    );
+    let hist = text.lines().find(|l| l.contains("givens (count:puzzles)"));
+    let total: usize = hist
+        .unwrap_or_else(|| panic!("{text}"))
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once(':')?.1.parse::<usize>().ok())
+        .sum();
+    assert_eq!(total, 4, "{text}");
+    Command::cargo_bin("termdoku")
+        .unwrap()
+        .arg("bench")
+        .assert()
+        .code(2);
+}

@@ -29,7 +29,7 @@ use crate::geometry::{Cell, Digits, Geometry};
 use crate::puzzle::{Layout, Puzzle, Variant};
 use crate::solver::exact::Prepared;
 use crate::solver::fast9;
-use rating::Singles;
+use rating::{Bounded, Singles};
 use rng::Rng;
 use std::sync::Arc;
 
@@ -168,8 +168,11 @@ impl Ctx {
         Puzzle::with_geometry(self.layout.clone(), Arc::clone(&self.geometry), givens).ok()
     }
 
-    fn rate(&self, givens: &[u8]) -> Option<Rated> {
-        self.puzzle(givens.to_vec()).map(|p| rate_puzzle(&p))
+    /// The rating when it is at most `bound` (see [`rating::rate_within`]); None when the
+    /// givens do not make a puzzle.
+    fn rate(&self, givens: &[u8], solution: &[u8], bound: Level) -> Option<Bounded> {
+        self.puzzle(givens.to_vec())
+            .map(|p| rating::rate_within(&p, solution, bound))
     }
 }
 
@@ -314,27 +317,58 @@ impl Generator {
         let mut givens =
             if easy && !matches!(self.opts.variant, Variant::Killer | Variant::Honeycomb) {
                 // Singles solving the puzzle proves it unique, so no solver call is needed.
-                reduce(ctx, solution.clone(), rng, Keep::Singles)
+                reduce(ctx, &solution, solution.clone(), rng, Keep::Singles)
             } else if !matches!(self.opts.variant, Variant::Standard | Variant::Killer)
-                && self.opts.level < Level::Extreme
+                && self.opts.level < Level::Unfair
             {
                 // Minimal variant puzzles are mostly extreme (a minimal honeycomb has 5 to 8
-                // givens), so middle levels are reached from above only with luck. Instead go
-                // down from an easy puzzle, keeping each removal that leaves the rating at or
-                // below the target (measured: honeycomb medium 2.1 s -> 47 ms median, jigsaw
-                // hard 460 -> 177 ms; plain 9x9 is faster the other way).
-                let start = reduce(ctx, solution.clone(), rng, Keep::Singles);
-                reduce(ctx, start, rng, Keep::AtMost(self.opts.level))
+                // givens), so medium and hard are reached from above only with luck. Instead
+                // go down from an easy puzzle, keeping each removal that leaves the rating at
+                // or below the target (measured: honeycomb medium 2.1 s -> 47 ms median,
+                // jigsaw hard 460 -> 177 ms; plain 9x9 is faster the other way). Unfair is
+                // the other way round: from the level below, one removal nearly always jumps
+                // past it, while giving clues back to a minimal puzzle with overshoots taken
+                // back finds it (measured, CPU median: diagonal 346 -> 63 ms, jigsaw
+                // 326 -> 90 ms, honeycomb 22.5 -> 3.4 s).
+                let start = reduce(ctx, &solution, solution.clone(), rng, Keep::Singles);
+                match below(self.opts.level) {
+                    Some(lower) if self.opts.technique.is_none() => {
+                        // Go down as far as the level below allows (cheap: the rater never
+                        // runs the target level's techniques), then stop at the first removal
+                        // that reaches the target. Going as low as the target allows meant a
+                        // failing, costly rating for nearly every orbit (measured, CPU median:
+                        // honeycomb hard 9.8 -> 1.2 s).
+                        let start = reduce(ctx, &solution, start, rng, Keep::AtMost(lower));
+                        let (givens, rating) = self.climb(ctx, &solution, start, rng)?;
+                        return self.finish(ctx, givens, solution, rating);
+                    }
+                    _ => reduce(ctx, &solution, start, rng, Keep::AtMost(self.opts.level)),
+                }
             } else {
-                reduce(ctx, solution.clone(), rng, Keep::Unique)
+                reduce(ctx, &solution, solution.clone(), rng, Keep::Unique)
             };
-        let mut rating = ctx.rate(&givens)?;
-        if !self.wanted(&rating) && rating.level > self.opts.level {
-            // Too hard: give clues back until the level drops to the target.
-            let (g, r) = self.descend(ctx, &solution, givens, rng)?;
-            givens = g;
-            rating = r;
-        }
+        // Only "at most the target" matters until a puzzle is kept, so the rater stops as
+        // soon as it passes the target (the level and score only grow along the path).
+        let rating = match ctx.rate(&givens, &solution, self.opts.level)? {
+            Bounded::Within(r) => r,
+            Bounded::Above => {
+                // Too hard: give clues back until the level drops to the target.
+                let (g, r) = self.descend(ctx, &solution, givens, rng)?;
+                givens = g;
+                r
+            }
+        };
+        self.finish(ctx, givens, solution, rating)
+    }
+
+    /// The puzzle when its rating is wanted.
+    fn finish(
+        &self,
+        ctx: &Ctx,
+        givens: Vec<u8>,
+        solution: Vec<u8>,
+        rating: Rated,
+    ) -> Option<(Puzzle, Vec<u8>, Rated)> {
         if !self.wanted(&rating) {
             return None;
         }
@@ -343,8 +377,43 @@ impl Generator {
         Some((puzzle, solution, rating))
     }
 
+    /// Removes orbits (random order) from a puzzle rated below the target, keeping each
+    /// removal that stays unique and at most the target, until one reaches the target.
+    fn climb(
+        &self,
+        ctx: &Ctx,
+        solution: &[u8],
+        mut givens: Vec<u8>,
+        rng: &mut Rng,
+    ) -> Option<(Vec<u8>, Rated)> {
+        let mut order: Vec<&Vec<Cell>> = ctx
+            .orbits
+            .iter()
+            .filter(|o| o.iter().any(|&c| givens[c] != 0))
+            .collect();
+        rng.shuffle(&mut order);
+        for orbit in order {
+            let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
+            for &c in orbit {
+                givens[c] = 0;
+            }
+            if ctx.count(&givens) == 1 {
+                if let Some(Bounded::Within(r)) = ctx.rate(&givens, solution, self.opts.level) {
+                    if self.wanted(&r) {
+                        return Some((givens, r));
+                    }
+                    continue;
+                }
+            }
+            for (&c, &d) in orbit.iter().zip(&saved) {
+                givens[c] = d;
+            }
+        }
+        None
+    }
+
     /// Adds solution clues (an orbit at a time, random order) to a too-hard puzzle until its
-    /// rating is at or below the target; the result when that rating is wanted.
+    /// rating is the target; an orbit that makes it too easy is taken back.
     fn descend(
         &self,
         ctx: &Ctx,
@@ -362,13 +431,25 @@ impl Generator {
             for &c in orbit {
                 givens[c] = solution[c];
             }
-            let r = ctx.rate(&givens)?;
-            if r.level <= self.opts.level {
-                return self.wanted(&r).then_some((givens, r));
+            if let Bounded::Within(r) = ctx.rate(&givens, solution, self.opts.level)? {
+                if self.wanted(&r) {
+                    return Some((givens, r));
+                }
+                // Past the target (hard straight to too easy is common for unfair): take
+                // this orbit back and try the next one.
+                for &c in orbit {
+                    givens[c] = 0;
+                }
             }
         }
         None
     }
+}
+
+/// The level just below, if any.
+fn below(level: Level) -> Option<Level> {
+    let i = LEVELS.iter().position(|&l| l == level)?;
+    i.checked_sub(1).map(|j| LEVELS[j])
 }
 
 /// Cage lengths per level: bigger cages have more digit combinations, so they leave more
@@ -396,7 +477,7 @@ enum Keep {
 
 /// Removes clues an orbit at a time in random order, keeping each removal that preserves
 /// `keep`.
-fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
+fn reduce(ctx: &Ctx, solution: &[u8], mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
     let mut order: Vec<&Vec<Cell>> = ctx.orbits.iter().collect();
     rng.shuffle(&mut order);
     for orbit in order {
@@ -411,7 +492,8 @@ fn reduce(ctx: &Ctx, mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> 
             Keep::Unique => ctx.count(&givens) == 1,
             Keep::Singles => ctx.singles.solve(&givens).is_some(),
             Keep::AtMost(level) => {
-                ctx.count(&givens) == 1 && ctx.rate(&givens).is_some_and(|r| r.level <= level)
+                ctx.count(&givens) == 1
+                    && matches!(ctx.rate(&givens, solution, level), Some(Bounded::Within(_)))
             }
         };
         if !ok {

@@ -1,0 +1,103 @@
+//! `termdoku bench --generate`: generator speed per variant and level, as CPU time per
+//! puzzle (the thread's own clock, so other processes on a shared machine barely move it).
+
+use super::EXIT_OK;
+use crate::generate::{Generator, Level, Options};
+use crate::puzzle::Variant;
+use std::time::Duration;
+
+/// What to measure.
+pub struct GenBench {
+    pub variants: Vec<Variant>,
+    pub levels: Vec<Level>,
+    pub count: usize,
+    pub seed: u64,
+    /// CPU seconds per row after which the row stops early (slow levels).
+    pub budget: f64,
+    /// Print the clue-count histogram of each row.
+    pub givens: bool,
+}
+
+/// CPU time used by this thread.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The value at quantile `q` of sorted `xs`.
+fn quantile(xs: &[f64], q: f64) -> f64 {
+    let i = ((xs.len() as f64 * q).ceil() as usize).clamp(1, xs.len().max(1)) - 1;
+    xs.get(i).copied().unwrap_or(0.0)
+}
+
+pub fn run(b: &GenBench) -> i32 {
+    println!(
+        "generator CPU time per puzzle (seed {}, up to {} puzzles or {:.0} CPU s per row)",
+        b.seed, b.count, b.budget
+    );
+    for &v in &b.variants {
+        for &level in &b.levels {
+            let gen = match Generator::new(Options::new(v, level), b.seed) {
+                Ok(g) => g,
+                Err(e) => {
+                    println!("{v:<9} {:<7} {e}", level.name());
+                    continue;
+                }
+            };
+            let (mut ms, mut givens, mut attempts, mut failed) = (Vec::new(), Vec::new(), 0, 0);
+            let mut spent = 0.0;
+            for i in 0..b.count as u64 {
+                if spent > b.budget {
+                    break;
+                }
+                let start = thread_cpu();
+                let result = gen.generate(i);
+                let t = (thread_cpu() - start).as_secs_f64();
+                spent += t;
+                ms.push(t * 1e3);
+                match result {
+                    Ok(g) => {
+                        givens.push(g.puzzle.given_count());
+                        attempts += g.attempts;
+                    }
+                    Err(_) => failed += 1,
+                }
+            }
+            ms.sort_by(f64::total_cmp);
+            givens.sort_unstable();
+            let n = ms.len();
+            let mean = ms.iter().sum::<f64>() / n.max(1) as f64;
+            println!(
+                "{v:<9} {:<7} n={n:<4} median {:>9.2} ms  p95 {:>9.2} ms  max {:>9.2} ms  mean {:>9.2} ms  attempts {:.1}  givens {}-{}{}",
+                level.name(),
+                quantile(&ms, 0.5),
+                quantile(&ms, 0.95),
+                ms.last().copied().unwrap_or(0.0),
+                mean,
+                attempts as f64 / givens.len().max(1) as f64,
+                givens.first().copied().unwrap_or(0),
+                givens.last().copied().unwrap_or(0),
+                if failed > 0 { format!("  ({failed} gave up)") } else { String::new() },
+            );
+            if b.givens && !givens.is_empty() {
+                let mut hist = String::new();
+                let mut i = 0;
+                while i < givens.len() {
+                    let k = givens[i..].iter().take_while(|&&x| x == givens[i]).count();
+                    hist.push_str(&format!(" {}:{k}", givens[i]));
+                    i += k;
+                }
+                println!("  givens (count:puzzles){hist}");
+            }
+        }
+    }
+    EXIT_OK
+}
