@@ -859,4 +859,35 @@ mod tests {
         }
         assert!(next_step(&g, None).is_some());
     }
+
+    /// On a honeycomb grid the chains follow the run rules of the lines (which the old
+    /// propagation, singles in complete houses only, could not), stay sound, and say which
+    /// line made each such inference.
+    #[test]
+    fn honeycomb_chains_use_the_run_rules() {
+        use crate::format::parse_line;
+        use crate::puzzle::{Grid, Variant};
+        let line = "..........4....16..53....7.9.........3............46.........";
+        let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+            .unwrap()
+            .unwrap();
+        let g = Grid::from_puzzle(&p);
+        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+        let steps = find_all(&g, "forcing-chain");
+        assert!(!steps.is_empty());
+        let mut ruled = 0;
+        for s in &steps {
+            for e in &s.eliminations {
+                assert_ne!(sol[e.cell], e.digit);
+            }
+            for pl in &s.placements {
+                assert_eq!(sol[pl.cell], pl.digit);
+            }
+            let text = s.explain(g.geometry(), super::Detail::Full);
+            if text.contains(" (run of ") || text.contains(" needs ") {
+                ruled += 1;
+            }
+        }
+        assert!(ruled > 0, "no chain names a run rule");
+    }
 }
