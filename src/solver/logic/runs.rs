@@ -305,10 +305,10 @@ fn pair_support(
         dom[i] = mask(ctx, c);
     }
     let mut conflict = [0u32; 32];
-    for i in 0..n {
-        for j in 0..n {
-            if i != j && ctx.geo.sees(cells[i], cells[j]) {
-                conflict[i] |= 1 << j;
+    for (row, (i, &a)) in conflict.iter_mut().zip(cells.iter().enumerate()) {
+        for (j, &b) in cells.iter().enumerate() {
+            if i != j && ctx.geo.sees(a, b) {
+                *row |= 1 << j;
             }
         }
     }
@@ -332,8 +332,8 @@ fn pair_support(
     };
     // Placed cells first: their consequences narrow everything else.
     let mut fixed = 0u32;
-    for i in 0..n {
-        if ctx.grid.value(cells[i]) != 0 {
+    for (i, &c) in cells.iter().enumerate() {
+        if ctx.grid.value(c) != 0 {
             if !csp.propagate(&mut dom, fixed, i) {
                 return None;
             }
@@ -344,8 +344,8 @@ fn pair_support(
     let mut lows = [0u16; 2];
     let line_members = csp.lines;
     let record = |s: &[u16; 32], seen: &mut [u16; 32], lows: &mut [u16; 2]| {
-        for i in 0..n {
-            seen[i] |= s[i];
+        for (x, &y) in seen.iter_mut().zip(s).take(n) {
+            *x |= y;
         }
         for (l, &(m, _)) in line_members.iter().enumerate() {
             let held = (0..n)
@@ -398,10 +398,10 @@ fn pair_support(
             let window = Digits::range(lo, lo + len - 1).0;
             let mut d = dom;
             let mut ok = true;
-            for k in 0..n {
+            for (k, x) in d.iter_mut().enumerate().take(n) {
                 if m & (1 << k) != 0 {
-                    d[k] &= window;
-                    ok &= d[k] != 0;
+                    *x &= window;
+                    ok &= *x != 0;
                 }
             }
             if ok && csp.solve(d, fixed).is_some() {
