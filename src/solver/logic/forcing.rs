@@ -590,9 +590,11 @@ fn search(
     let ctx = e.ctx;
     let mut all = candidates(ctx);
     let n = ctx.geo.cell_count();
-    if mode == Mode::Nested && reach.len() == n * 32 {
-        // Nested nets cost a net per candidate per candidate: try first the assumptions
-        // whose plain net went furthest, the likeliest to break one level down.
+    if mode == Mode::Nested && reach.len() == n * 32 && !ctx.t.all_complete {
+        // Nested nets cost a net per candidate per candidate: on runs and cages, where
+        // they are frequent, try first the assumptions whose plain net went furthest, the
+        // likeliest to break one level down (plain grids keep bivalue cells first, which
+        // finds fewer but more telling steps there).
         all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
     }
     let record = mode == Mode::Net;
