@@ -382,7 +382,7 @@ fn pair_support(
             }
         }
     }
-    if seen[..n].iter().any(|&s| s == 0) {
+    if seen[..n].contains(&0) {
         return None;
     }
     // Runs no support used yet: each is tried once so the text lists every run.
