@@ -86,9 +86,10 @@ fn honeycomb_easy_is_all_logic() {
 
 #[test]
 fn killer_sample_is_sound_and_mostly_logic() {
-    // Full set (release): see the report; the floor here guards against regressions.
+    // Forcing nets follow the cage rules, so the whole set finishes by logic (release
+    // bench: 50/50); the sample must too.
     if let Some(s) = share(Variant::Killer, "killer", 5) {
-        assert!(s >= 0.7, "{s}");
+        assert!(s >= 0.95, "{s}");
     }
 }
 
