@@ -527,7 +527,15 @@ impl<'a> Engine<'a> {
     /// A step's pattern from the branches' chains to their facts.
     fn pattern(&self, ends: &[(&Branch, Fact)]) -> Pattern {
         let (chains, rules) = ends.iter().map(|&(b, f)| self.trace_rules(b, f)).unzip();
-        Pattern::Forcing { chains, rules }
+        let broken = match ends {
+            [(b, _)] => b.contradiction.as_ref().map(|(_, why)| why.clone()),
+            _ => None,
+        };
+        Pattern::Forcing {
+            chains,
+            rules,
+            broken,
+        }
     }
 
     /// The chain of facts leading to `f`, from the assumption.
@@ -795,7 +803,12 @@ fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<HouseId>]) -> S
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let Pattern::Forcing { chains, rules } = &step.pattern else {
+    let Pattern::Forcing {
+        chains,
+        rules,
+        broken,
+    } = &step.pattern
+    else {
         return step.name().to_string();
     };
     let start = chains
@@ -816,7 +829,10 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
                 let c = &chains[0];
                 let ends_broken = step.placements.is_empty() || c.first().is_some_and(|n| !n.on);
                 if ends_broken {
-                    format!("{} leads to a contradiction", text(0))
+                    match broken {
+                        Some(why) => format!("{} leads to a contradiction ({why})", text(0)),
+                        None => format!("{} leads to a contradiction", text(0)),
+                    }
                 } else {
                     text(0)
                 }

@@ -152,6 +152,8 @@ pub enum Pattern {
     Forcing {
         chains: Vec<Vec<ChainNode>>,
         rules: Vec<Vec<Option<HouseId>>>,
+        /// Why the grid broke, for a chain that ends in a contradiction.
+        broken: Option<String>,
     },
     /// Almost locked sets and the restricted common digits that join them.
     Als {
