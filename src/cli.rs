@@ -296,7 +296,7 @@ fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), P
             }
             let f = std::fs::File::open(path).map_err(io)?;
             if f.metadata().map_err(io)?.is_dir() {
-                return Err(io(std::io::Error::other("is a directory")));
+                return toml_folder(path);
             }
             let reader: Box<dyn BufRead> = Box::new(std::io::BufReader::with_capacity(1 << 16, f));
             Ok((
@@ -305,6 +305,35 @@ fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), P
             ))
         }
     }
+}
+
+/// Every `*.toml` puzzle file of a folder, by name (killer and jigsaw sets come as one
+/// file a puzzle); a file that does not parse is reported at its place.
+fn toml_folder(path: &str) -> Result<(String, Items), ParseError> {
+    let io = |source| ParseError::Io {
+        file: path.to_string(),
+        source,
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    if files.is_empty() {
+        return Err(io(std::io::Error::other(
+            "is a directory without .toml files",
+        )));
+    }
+    files.sort();
+    let items = files.into_iter().enumerate().map(|(i, f)| {
+        let name = f.display().to_string();
+        let bytes = std::fs::read(&f).map_err(|source| ParseError::Io {
+            file: name.clone(),
+            source,
+        })?;
+        Ok((i + 1, Some(format::parse_toml(&bytes, &name)?)))
+    });
+    Ok((path.into(), Box::new(items)))
 }
 
 fn solution_line(values: &[u8]) -> String {

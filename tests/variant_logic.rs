@@ -86,18 +86,32 @@ fn honeycomb_easy_is_all_logic() {
 
 #[test]
 fn killer_sample_is_sound_and_mostly_logic() {
-    // Full set (release): see the report; the floor here guards against regressions.
+    // Forcing nets follow the cage rules, so the whole set finishes by logic (release
+    // bench: 50/50); the sample must too.
     if let Some(s) = share(Variant::Killer, "killer", 5) {
-        assert!(s >= 0.7, "{s}");
+        assert!(s >= 0.95, "{s}");
     }
 }
 
 #[test]
-fn honeycomb_hard_diagonal_and_jigsaw_steps_are_sound() {
-    // Soundness on samples; shares are reported, not asserted, until the chain families land.
-    let _ = share(Variant::Honeycomb, "honeycomb/hanicue-hard.txt", 263);
-    let _ = share(Variant::Diagonal, "diagonal/diagonal.txt", 15);
-    let _ = share(Variant::Jigsaw, "jigsaw", 10);
+fn honeycomb_hard_is_logic() {
+    // Forcing nets that follow the run rules finish these (full set: see the report); a
+    // sample of two keeps the test affordable, since each needs dozens of nested nets.
+    if let Some(s) = share(Variant::Honeycomb, "honeycomb/hanicue-hard.txt", 263) {
+        assert!(s >= 0.95, "{s}");
+    }
+}
+
+#[test]
+fn diagonal_and_jigsaw_are_logic() {
+    for (variant, rel, stride) in [
+        (Variant::Diagonal, "diagonal/diagonal.txt", 15),
+        (Variant::Jigsaw, "jigsaw", 10),
+    ] {
+        if let Some(s) = share(variant, rel, stride) {
+            assert!(s >= 0.95, "{rel}: {s}");
+        }
+    }
 }
 
 /// A 16x16 grid: row 1's first six cells hold only 1..=6, the other ten anything.

@@ -14,15 +14,19 @@
 //! Nets are bounded (node count per branch, nesting only on request) and come last in the
 //! table, after every cheaper technique.
 //!
-//! Propagation only places digits through peers (true for every house kind, since every
-//! house holds distinct digits) and finds hidden singles only in `Complete` houses, so it is
-//! sound on every variant.
+//! Propagation places digits through peers (every house holds distinct digits), finds
+//! hidden singles in `Complete` houses, and applies the cheap rule of every run and cage:
+//! a digit no feasible run or combination holds goes, a digit every one holds (must
+//! appear) with one place left is placed there, and a house with no feasible set left (or
+//! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
 use super::step::{effect_text, ChainNode};
 use super::{
-    Candidate, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target, TechniqueInfo,
+    Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
+    TechniqueInfo,
 };
-use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
+use crate::solver::exact::viable_edges;
 use std::ops::ControlFlow;
 
 /// A fact: candidate `(cell, digit)` is true (`on`) or false.
@@ -57,18 +61,66 @@ enum Mode {
 struct Branch {
     cand: Vec<Digits>,
     value: Vec<u8>,
+    /// `open[d]`: empty cells still holding `d`; `placed[d]`: cells holding `d`.
+    open: Vec<CellSet>,
+    placed: Vec<CellSet>,
     /// Parent fact of each derived fact (`NONE` for the assumption or nested removals).
     parent: Vec<u32>,
     derived: Vec<Fact>,
+    /// Facts made by a run or cage rule, and that house (few: searched linearly).
+    why: Vec<(Fact, HouseId)>,
+    /// Runs and cages touched since their rule last ran, with the last fact that touched
+    /// them (nets only).
+    dirty: Vec<(HouseId, Fact)>,
     /// The fact at which the grid broke, and why.
     contradiction: Option<(Fact, String)>,
+    /// Scratch space of the run and cage rules (kept to save allocations).
+    effects: Vec<Effect>,
+}
+
+impl Branch {
+    /// `self = o.clone()`, reusing the allocations.
+    fn copy_from(&mut self, o: &Branch) {
+        self.cand.clone_from(&o.cand);
+        self.value.clone_from(&o.value);
+        self.open.clone_from(&o.open);
+        self.placed.clone_from(&o.placed);
+        self.parent.clone_from(&o.parent);
+        self.derived.clone_from(&o.derived);
+        self.why.clone_from(&o.why);
+        self.dirty.clone_from(&o.dirty);
+        self.contradiction.clone_from(&o.contradiction);
+    }
+}
+
+/// A conclusion of a run or cage rule.
+#[derive(Clone, Copy)]
+enum Effect {
+    Off(Cell, u8),
+    On(Cell, u8),
+    /// No feasible set is left.
+    Broken,
+}
+
+/// A run or cage: the digit sets it may hold (consecutive windows, sum combinations).
+struct Special {
+    sets: Vec<u16>,
+    /// What the house holds, for the text of a contradiction.
+    what: &'static str,
 }
 
 struct Engine<'a> {
     ctx: &'a Ctx<'a>,
     complete: Vec<bool>,
-    /// Cells of every house (all kinds: used for peers' placement checks via `peers`).
+    /// Runs and cages by house id (`None` for complete houses).
+    special: Vec<Option<Special>>,
+    /// Runs and cages of each cell.
+    special_of: Vec<Vec<HouseId>>,
     start_cand: &'a [Digits],
+    /// Cells holding each digit at the start.
+    placed: Vec<CellSet>,
+    /// Chain-mode rule results by (fact, house): they depend on the start state only.
+    memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
     /// Upper bound on derived facts per branch (keeps nested nets affordable).
     max_facts: usize,
 }
@@ -79,9 +131,53 @@ impl<'a> Engine<'a> {
         for &h in &ctx.t.complete {
             complete[h] = true;
         }
+        let n = ctx.geo.max_digit();
+        let mut special_of = vec![Vec::new(); ctx.geo.cell_count()];
+        let special = ctx
+            .geo
+            .houses()
+            .iter()
+            .enumerate()
+            .map(|(h, house)| {
+                let len = house.cells.len();
+                let (sets, what) = match house.rule {
+                    // Plain grids keep to singles (their nets are fast enough as they are);
+                    // beside runs and cages, complete houses get the matching too.
+                    Rule::Complete if ctx.t.all_complete => return None,
+                    Rule::Complete => (vec![ctx.geo.all_digits().0], "set of distinct digits"),
+                    Rule::ConsecutiveRun => (
+                        (1..=(usize::from(n) + 1).saturating_sub(len))
+                            .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
+                            .collect(),
+                        "run",
+                    ),
+                    Rule::Cage { sum } => (
+                        crate::solver::exact::combinations(n, len, sum),
+                        "digit set adding up to its sum",
+                    ),
+                };
+                if len > 16 || ctx.t.house_sets[h].and(ctx.empty).is_empty() {
+                    return None;
+                }
+                for &c in &house.cells {
+                    special_of[c].push(h);
+                }
+                Some(Special { sets, what })
+            })
+            .collect();
+        let mut placed = vec![CellSet::EMPTY; usize::from(n) + 1];
+        for c in 0..ctx.geo.cell_count() {
+            if let Some(s) = placed.get_mut(usize::from(ctx.grid.value(c))) {
+                s.insert(c);
+            }
+        }
         Engine {
+            placed,
             ctx,
             complete,
+            special,
+            special_of,
+            memo: Default::default(),
             start_cand: &ctx.cand,
             max_facts: 4000,
         }
@@ -92,9 +188,14 @@ impl<'a> Engine<'a> {
         Branch {
             cand: self.ctx.cand.clone(),
             value: (0..n).map(|c| self.ctx.grid.value(c)).collect(),
+            open: self.ctx.digit.clone(),
+            placed: self.placed.clone(),
             parent: vec![UNSET; n * 64],
             derived: Vec::new(),
+            why: Vec::new(),
+            dirty: Vec::new(),
             contradiction: None,
+            effects: Vec::new(),
         }
     }
 
@@ -118,6 +219,10 @@ impl<'a> Engine<'a> {
                 return;
             }
             b.value[c] = d;
+            b.placed[usize::from(d)].insert(c);
+            for e in b.cand[c].iter() {
+                b.open[usize::from(e)].remove(c);
+            }
         } else {
             if b.value[c] == d {
                 b.parent[f as usize] = parent;
@@ -131,6 +236,7 @@ impl<'a> Engine<'a> {
                 return;
             }
             b.cand[c].remove(d);
+            b.open[usize::from(d)].remove(c);
             if b.cand[c].is_empty() {
                 b.parent[f as usize] = parent;
                 b.contradiction = Some((f, format!("{} has no candidate left", g.cell_name(c))));
@@ -146,13 +252,34 @@ impl<'a> Engine<'a> {
     fn run(&self, b: &mut Branch, queue: &mut Vec<Fact>, mode: Mode) {
         let g = self.ctx.geo;
         let mut head = 0;
-        while head < queue.len() && b.contradiction.is_none() {
+        loop {
+            if head == queue.len() && b.contradiction.is_none() {
+                // Nets: the rules of the runs and cages touched, once the singles are done.
+                let mut dirty = std::mem::take(&mut b.dirty);
+                for (h, last) in dirty.drain(..) {
+                    self.house_rule(b, h, last, false, queue);
+                }
+                b.dirty = dirty;
+            }
+            if head >= queue.len() || b.contradiction.is_some() {
+                return;
+            }
             if b.derived.len() > self.max_facts {
                 return;
             }
             let f = queue[head];
             head += 1;
             let (c, d, on) = unfact(f);
+            for &h in &self.special_of[c] {
+                if mode == Mode::Chain {
+                    self.house_rule(b, h, f, true, queue);
+                } else {
+                    match b.dirty.iter_mut().find(|(k, _)| *k == h) {
+                        Some(slot) => slot.1 = f,
+                        None => b.dirty.push((h, f)),
+                    }
+                }
+            }
             if on {
                 for e in b.cand[c].iter() {
                     if e != d {
@@ -194,22 +321,135 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn hidden(&self, b: &mut Branch, h: HouseId, d: u8, f: Fact, mode: Mode, q: &mut Vec<Fact>) {
-        let mut count = 0;
-        let mut last = 0;
-        let mut start = 0;
-        for &p in &self.ctx.geo.house(h).cells {
-            if b.value[p] == d {
-                return;
+    /// The rule of run or cage `h` after fact `f`: on the branch's state (nets), or on the
+    /// starting candidates with `f` alone applied (`single`: chains stay single-premise;
+    /// such results do not depend on the branch, so they are computed once per search).
+    fn house_rule(&self, b: &mut Branch, h: HouseId, f: Fact, single: bool, q: &mut Vec<Fact>) {
+        if b.contradiction.is_some() || self.special[h].is_none() {
+            return;
+        }
+        let mut effects = std::mem::take(&mut b.effects);
+        effects.clear();
+        if single {
+            let key = (f, h);
+            let mut memo = self.memo.borrow_mut();
+            let e = memo.entry(key).or_insert_with(|| {
+                let mut out = Vec::new();
+                self.rule_effects(h, &self.start_masks(h, f), &mut out);
+                out
+            });
+            effects.extend_from_slice(e);
+        } else {
+            let cells = &self.ctx.geo.house(h).cells;
+            let mut masks = [0u16; 16];
+            for (m, &c) in masks.iter_mut().zip(cells) {
+                *m = match b.value[c] {
+                    0 => b.cand[c].0,
+                    v => Digits::single(v).0,
+                };
             }
-            if self.start_cand[p].contains(d) && self.ctx.grid.value(p) == 0 {
-                start += 1;
+            self.rule_effects(h, &masks[..cells.len()], &mut effects);
+        }
+        for &e in &effects {
+            if b.contradiction.is_some() {
+                break;
             }
-            if b.value[p] == 0 && b.cand[p].contains(d) {
-                count += 1;
-                last = p;
+            match e {
+                Effect::Off(c, d) => self.derive_by(b, fact(c, d, false), f, h, q),
+                Effect::On(c, d) => self.derive_by(b, fact(c, d, true), f, h, q),
+                Effect::Broken => {
+                    let what = self.special[h].as_ref().map_or("", |s| s.what);
+                    let name = super::step::house_name(self.ctx.geo, h);
+                    b.contradiction = Some((f, format!("{name} can hold no {what}")));
+                }
             }
         }
+        b.effects = effects;
+    }
+
+    /// The masks of house `h`'s cells at the start with fact `f` applied.
+    fn start_masks(&self, h: HouseId, f: Fact) -> Vec<u16> {
+        let (fc, fd, fon) = unfact(f);
+        let bit = Digits::single(fd).0;
+        self.ctx
+            .geo
+            .house(h)
+            .cells
+            .iter()
+            .map(|&c| {
+                let m = match self.ctx.grid.value(c) {
+                    0 => self.start_cand[c].0,
+                    v => Digits::single(v).0,
+                };
+                match (c == fc, fon) {
+                    (true, true) => m & bit,
+                    (true, false) | (false, true) => m & !bit,
+                    (false, false) => m,
+                }
+            })
+            .collect()
+    }
+
+    /// What the rule of run or cage `h` concludes from its cells' masks: digits outside
+    /// every feasible set go, a digit every feasible set holds with one place goes there,
+    /// and no feasible set at all is a contradiction.
+    fn rule_effects(&self, h: HouseId, masks: &[u16], out: &mut Vec<Effect>) {
+        let Some(sp) = &self.special[h] else {
+            return;
+        };
+        let cells = &self.ctx.geo.house(h).cells;
+        let union = masks.iter().fold(0, |a, &m| a | m);
+        // Per cell, the digits some feasible set gives it by a matching of cells to digits.
+        let mut allowed = [0u16; 16];
+        let (mut must, mut any) = (u16::MAX, false);
+        for &set in &sp.sets {
+            if set & !union != 0 || masks.iter().any(|&m| m & set == 0) {
+                continue;
+            }
+            if let Some(out) = viable_edges(masks, set) {
+                for (a, o) in allowed.iter_mut().zip(out) {
+                    *a |= o;
+                }
+                must &= set;
+                any = true;
+            }
+        }
+        if !any {
+            out.push(Effect::Broken);
+            return;
+        }
+        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&allowed) {
+            for d in Digits(m & !a).iter() {
+                out.push(Effect::Off(c, d));
+            }
+        }
+        for d in Digits(must).iter() {
+            let bit = Digits::single(d).0;
+            let mut places = masks.iter().zip(cells).filter(|(&m, _)| m & bit != 0);
+            if let (Some((_, &c)), None) = (places.next(), places.next()) {
+                out.push(Effect::On(c, d));
+            }
+        }
+    }
+
+    /// `derive`, remembering that house `h`'s rule made the fact.
+    fn derive_by(&self, b: &mut Branch, f: Fact, parent: u32, h: HouseId, q: &mut Vec<Fact>) {
+        let before = b.derived.len();
+        self.derive(b, f, parent, q);
+        if b.derived.len() > before {
+            b.why.push((f, h));
+        }
+    }
+
+    fn hidden(&self, b: &mut Branch, h: HouseId, d: u8, f: Fact, mode: Mode, q: &mut Vec<Fact>) {
+        let house = self.ctx.t.house_sets[h];
+        if !house.and(b.placed[usize::from(d)]).is_empty() {
+            return;
+        }
+        let places = house.and(b.open[usize::from(d)]);
+        let count = places.len();
+        let last = places.first().unwrap_or(0);
+        let start = self.ctx.where_in(h, d).len();
         match count {
             0 => {
                 b.contradiction = Some((
@@ -243,6 +483,8 @@ impl<'a> Engine<'a> {
     fn nest(&self, b: &mut Branch, queue: &mut Vec<Fact>) {
         let n = self.ctx.geo.cell_count();
         let mut changed = true;
+        let mut inner = b.clone();
+        let mut q = Vec::with_capacity(128);
         while changed && b.contradiction.is_none() {
             changed = false;
             for c in 0..n {
@@ -253,9 +495,9 @@ impl<'a> Engine<'a> {
                     if b.contradiction.is_some() || b.value[c] != 0 {
                         break;
                     }
-                    let mut inner = b.clone();
+                    inner.copy_from(b);
                     inner.derived.clear();
-                    let mut q = Vec::with_capacity(128);
+                    q.clear();
                     self.derive(&mut inner, fact(c, d, true), NONE, &mut q);
                     self.run(&mut inner, &mut q, Mode::Net);
                     if inner.contradiction.is_some() {
@@ -266,6 +508,33 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// The chain to `f` and, per node, the run or cage whose rule made it.
+    fn trace_rules(&self, b: &Branch, f: Fact) -> (Vec<ChainNode>, Vec<Option<HouseId>>) {
+        let nodes = self.trace(b, f);
+        let rules = nodes
+            .iter()
+            .map(|n| {
+                let f = fact(n.cells[0], n.digit, n.on);
+                b.why.iter().find(|(x, _)| *x == f).map(|&(_, h)| h)
+            })
+            .collect();
+        (nodes, rules)
+    }
+
+    /// A step's pattern from the branches' chains to their facts.
+    fn pattern(&self, ends: &[(&Branch, Fact)]) -> Pattern {
+        let (chains, rules) = ends.iter().map(|&(b, f)| self.trace_rules(b, f)).unzip();
+        let broken = match ends {
+            [(b, _)] => b.contradiction.as_ref().map(|(_, why)| why.clone()),
+            _ => None,
+        };
+        Pattern::Forcing {
+            chains,
+            rules,
+            broken,
         }
     }
 
@@ -296,10 +565,11 @@ fn is_net(id: &str) -> bool {
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     let e = Engine::new(ctx);
     if is_net(info.id) {
-        search(&e, info, Mode::Net, sink)?;
-        search(&e, info, Mode::Nested, sink)
+        let mut reach = Vec::new();
+        search(&e, info, Mode::Net, sink, &mut reach)?;
+        search(&e, info, Mode::Nested, sink, &mut reach)
     } else if info.id == "forcing-chain" {
-        search(&e, info, Mode::Chain, sink)
+        search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
         ControlFlow::Continue(())
     }
@@ -323,20 +593,34 @@ fn search(
     info: &'static TechniqueInfo,
     mode: Mode,
     sink: &mut Sink,
+    reach: &mut Vec<usize>,
 ) -> ControlFlow<()> {
     let ctx = e.ctx;
-    let all = candidates(ctx);
+    let mut all = candidates(ctx);
     let n = ctx.geo.cell_count();
+    if mode == Mode::Nested && reach.len() == n * 32 && !ctx.t.all_complete {
+        // Nested nets cost a net per candidate per candidate: on runs and cages, where
+        // they are frequent, try first the assumptions whose plain net went furthest, the
+        // likeliest to break one level down (plain grids keep bivalue cells first, which
+        // finds fewer but more telling steps there).
+        all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
+    }
+    let record = mode == Mode::Net;
+    if record {
+        *reach = vec![0; n * 32];
+    }
     // Branches of every candidate set true, by index of `all`.
     let mut on: Vec<Branch> = Vec::with_capacity(all.len());
     let mut index = vec![usize::MAX; n * 32];
     for (i, x) in all.iter().enumerate() {
         index[x.cell * 32 + usize::from(x.digit)] = i;
         let b = e.branch(fact(x.cell, x.digit, true), mode);
+        if record {
+            reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
+        }
         if let Some((f, _)) = &b.contradiction {
             // Contradiction: the assumption is false.
-            let chains = vec![e.trace(&b, *f)];
-            let step = Step::new(info, Pattern::Chains { chains })
+            let step = Step::new(info, e.pattern(&[(&b, *f)]))
                 .eliminate(vec![*x])
                 .cells(&[x.cell], Role::Defining);
             let step = with_links(step, &b, *f, e);
@@ -352,14 +636,9 @@ fn search(
         }
         let off = e.branch(fact(x.cell, x.digit, false), mode);
         if let Some((f, _)) = &off.contradiction {
-            let step = Step::new(
-                info,
-                Pattern::Chains {
-                    chains: vec![e.trace(&off, *f)],
-                },
-            )
-            .place(x.cell, x.digit)
-            .cells(&[x.cell], Role::Defining);
+            let step = Step::new(info, e.pattern(&[(&off, *f)]))
+                .place(x.cell, x.digit)
+                .cells(&[x.cell], Role::Defining);
             let step = with_links(step, &off, *f, e);
             sink(step)?;
             continue;
@@ -382,6 +661,27 @@ fn search(
         for d in 1..=ctx.geo.max_digit() {
             let places = ctx.where_in(h, d);
             if places.len() < 2 {
+                continue;
+            }
+            let branches: Vec<&Branch> = places
+                .iter()
+                .map(|c| &on[index[c * 32 + usize::from(d)]])
+                .filter(|b| b.contradiction.is_none())
+                .collect();
+            if branches.len() >= 2 {
+                verity(e, info, &branches, sink)?;
+            }
+        }
+    }
+    // The same for a digit every feasible run or combination of a run or cage holds.
+    for (h, sp) in e.special.iter().enumerate() {
+        if sp.is_none() {
+            continue;
+        }
+        let house = ctx.geo.house(h);
+        for d in super::must_appear(ctx.grid, house).iter() {
+            let places = ctx.where_in(h, d);
+            if places.len() < 2 || ctx.placed_in(h).contains(d) {
                 continue;
             }
             let branches: Vec<&Branch> = places
@@ -419,8 +719,8 @@ fn verity(
         if ctx.grid.value(c) != 0 || !ctx.cand[c].contains(d) {
             continue;
         }
-        let chains: Vec<Vec<ChainNode>> = branches.iter().map(|b| e.trace(b, f)).collect();
-        let mut step = Step::new(info, Pattern::Chains { chains });
+        let ends: Vec<(&Branch, Fact)> = branches.iter().map(|&b| (b, f)).collect();
+        let mut step = Step::new(info, e.pattern(&ends));
         step = if on {
             step.place(c, d)
         } else {
@@ -479,8 +779,36 @@ pub fn chain_text(g: &Geometry, nodes: &[ChainNode]) -> String {
         .join(" -> ")
 }
 
+/// A chain whose run and cage inferences say which house made them:
+/// "r1c1=5 -> r1c2<>4 (run of row 1) -> r2c3=6 (row 2 needs 6)".
+fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<HouseId>]) -> String {
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let base = node_text(g, n);
+            let Some(&Some(h)) = rules.get(i) else {
+                return base;
+            };
+            let name = super::step::house_name(g, h);
+            match (n.on, g.house(h).rule) {
+                (true, _) => format!("{base} ({name} needs {})", digit_char(n.digit)),
+                (false, Rule::ConsecutiveRun) => format!("{base} (run of {name})"),
+                (false, Rule::Complete) => format!("{base} (Hall set in {name})"),
+                (false, _) => format!("{base} (sum of {name})"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" -> ")
+}
+
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let Pattern::Chains { chains } = &step.pattern else {
+    let Pattern::Forcing {
+        chains,
+        rules,
+        broken,
+    } = &step.pattern
+    else {
         return step.name().to_string();
     };
     let start = chains
@@ -496,16 +824,20 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
             step.name()
         ),
         Detail::Full => {
+            let text = |i: usize| ruled_text(g, &chains[i], rules.get(i).map_or(&[][..], |r| r));
             let body = if chains.len() == 1 {
                 let c = &chains[0];
                 let ends_broken = step.placements.is_empty() || c.first().is_some_and(|n| !n.on);
                 if ends_broken {
-                    format!("{} leads to a contradiction", chain_text(g, c))
+                    match broken {
+                        Some(why) => format!("{} leads to a contradiction ({why})", text(0)),
+                        None => format!("{} leads to a contradiction", text(0)),
+                    }
                 } else {
-                    chain_text(g, c)
+                    text(0)
                 }
             } else {
-                let parts: Vec<String> = chains.iter().map(|c| chain_text(g, c)).collect();
+                let parts: Vec<String> = (0..chains.len()).map(text).collect();
                 format!("every case leads to the same result: {}", parts.join("; "))
             };
             format!("{}: {}; so {}", step.name(), body, effect_text(g, step))
@@ -544,5 +876,36 @@ mod tests {
             assert!(text.starts_with(s.name()), "{text}");
         }
         assert!(next_step(&g, None).is_some());
+    }
+
+    /// On a honeycomb grid the chains follow the run rules of the lines (which the old
+    /// propagation, singles in complete houses only, could not), stay sound, and say which
+    /// line made each such inference.
+    #[test]
+    fn honeycomb_chains_use_the_run_rules() {
+        use crate::format::parse_line;
+        use crate::puzzle::{Grid, Variant};
+        let line = "..........4....16..53....7.9.........3............46.........";
+        let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+            .unwrap()
+            .unwrap();
+        let g = Grid::from_puzzle(&p);
+        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+        let steps = find_all(&g, "forcing-chain");
+        assert!(!steps.is_empty());
+        let mut ruled = 0;
+        for s in &steps {
+            for e in &s.eliminations {
+                assert_ne!(sol[e.cell], e.digit);
+            }
+            for pl in &s.placements {
+                assert_eq!(sol[pl.cell], pl.digit);
+            }
+            let text = s.explain(g.geometry(), super::Detail::Full);
+            if text.contains(" (run of ") || text.contains(" needs ") {
+                ruled += 1;
+            }
+        }
+        assert!(ruled > 0, "no chain names a run rule");
     }
 }

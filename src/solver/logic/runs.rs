@@ -141,71 +141,109 @@ fn sequences(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
 
 /// Search budget per pair of lines; a pair that needs more is skipped (no step, never a
 /// wrong one), which keeps a hint well under the 50 ms budget.
-const PAIR_NODES: u32 = 4000;
+const PAIR_NODES: u32 = 20_000;
 
-struct PairSearch<'a> {
-    dom: Vec<u16>,
-    /// `conflict[i]`: earlier local cells that see cell `i`.
-    conflict: Vec<u32>,
+/// Two crossing lines as a small constraint problem over their cells (at most 32): the
+/// cells' candidates, which cells see each other, and each line's run length.
+struct PairCsp {
+    n: usize,
+    /// `conflict[i]`: local cells that see cell `i`.
+    conflict: [u32; 32],
     /// For each of the two lines: member bitmask over local cells, and its run length
     /// (0 for a complete line).
     lines: [(u32, u8); 2],
-    value: Vec<u8>,
-    seen: Vec<u16>,
-    lows: [u16; 2],
     nodes: u32,
-    ctx: &'a Ctx<'a>,
 }
 
-impl PairSearch<'_> {
-    /// False when the budget ran out or every candidate is already supported.
-    fn dfs(&mut self, i: usize) -> bool {
-        self.nodes += 1;
-        if self.nodes > PAIR_NODES {
-            return false;
-        }
-        if i == self.dom.len() {
-            for (k, &v) in self.value.iter().enumerate() {
-                self.seen[k] |= 1 << (v - 1);
-            }
-            for (l, &(members, _)) in self.lines.iter().enumerate() {
-                let lo = (0..self.value.len())
-                    .filter(|&k| members & (1 << k) != 0)
-                    .map(|k| self.value[k])
-                    .min()
-                    .unwrap_or(1);
-                self.lows[l] |= 1 << (lo - 1);
-            }
-            // Stop early once nothing could be removed any more.
-            return self.seen != self.dom;
-        }
-        let mut m = self.dom[i];
-        while m != 0 {
-            let d = m.trailing_zeros() as u8 + 1;
-            m &= m - 1;
-            if (0..i).any(|k| self.conflict[i] & (1 << k) != 0 && self.value[k] == d) {
-                continue;
-            }
-            self.value[i] = d;
-            let ok = self.lines.iter().all(|&(members, len)| {
-                if len == 0 || members & (1 << i) == 0 {
-                    return true;
-                }
-                let (mut lo, mut hi) = (d, d);
-                for k in 0..i {
-                    if members & (1 << k) != 0 {
-                        lo = lo.min(self.value[k]);
-                        hi = hi.max(self.value[k]);
-                    }
-                }
-                hi - lo < len
-            });
-            if ok && !self.dfs(i + 1) {
+impl PairCsp {
+    /// Narrows `dom` after cell `i` took its single digit: peers lose it, and the run
+    /// lines through `i` keep digits within reach of the digits they hold.
+    fn propagate(&self, dom: &mut [u16; 32], fixed: u32, i: usize) -> bool {
+        let bit = dom[i];
+        let mut k = self.conflict[i] & !fixed;
+        while k != 0 {
+            let j = k.trailing_zeros() as usize;
+            k &= k - 1;
+            dom[j] &= !bit;
+            if dom[j] == 0 {
                 return false;
             }
         }
-        let _ = self.ctx;
+        for &(members, len) in &self.lines {
+            if len == 0 || members & (1 << i) == 0 {
+                continue;
+            }
+            let held = (0..self.n)
+                .filter(|&j| members & fixed & (1 << j) != 0 || j == i)
+                .fold(0u16, |m, j| m | dom[j]);
+            let lo = held.trailing_zeros() as u8; // digit - 1
+            let hi = 15 - held.leading_zeros() as u8;
+            // Digits d-1 in [hi-len+1, lo+len-1].
+            let from = (hi + 1).saturating_sub(len);
+            let to = (lo + len - 1).min(15);
+            let reach: u16 = if from > to {
+                0
+            } else {
+                ((1u32 << (to + 1)) - (1u32 << from)) as u16
+            };
+            let mut k = members & !fixed & !(1 << i);
+            while k != 0 {
+                let j = k.trailing_zeros() as usize;
+                k &= k - 1;
+                dom[j] &= reach;
+                if dom[j] == 0 {
+                    return false;
+                }
+            }
+        }
         true
+    }
+
+    /// A full assignment from `dom` (cells in `fixed` already hold one digit and have been
+    /// propagated), or None when there is none or the budget ran out (`self.nodes`).
+    fn solve(&mut self, dom: [u16; 32], fixed: u32) -> Option<[u16; 32]> {
+        self.nodes += 1;
+        if self.nodes > PAIR_NODES {
+            return None;
+        }
+        let all = if self.n == 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.n) - 1
+        };
+        // Cells left with one digit are fixed first, then the tightest.
+        let open = all & !fixed;
+        if open == 0 {
+            return Some(dom);
+        }
+        let mut best = usize::MAX;
+        let mut best_len = u32::MAX;
+        let mut k = open;
+        while k != 0 {
+            let j = k.trailing_zeros() as usize;
+            k &= k - 1;
+            let l = dom[j].count_ones();
+            if l < best_len {
+                best_len = l;
+                best = j;
+            }
+        }
+        let mut m = dom[best];
+        while m != 0 {
+            let bit = m & m.wrapping_neg();
+            m &= m - 1;
+            let mut d = dom;
+            d[best] = bit;
+            if self.propagate(&mut d, fixed, best) {
+                if let Some(s) = self.solve(d, fixed | 1 << best) {
+                    return Some(s);
+                }
+            }
+            if self.nodes > PAIR_NODES {
+                return None;
+            }
+        }
+        None
     }
 }
 
@@ -224,47 +262,17 @@ fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlo
             {
                 continue;
             }
-            let mut cells: Vec<Cell> = sa.or(sb).iter().collect();
-            if cells.len() > 32 {
+            let cells: Vec<Cell> = sa.or(sb).iter().collect();
+            if cells.len() > 32 || ctx.geo.max_digit() > 16 {
                 continue;
             }
-            // Fewest choices first: placed cells, then the tightest.
-            cells.sort_by_key(|&c| Digits(mask(ctx, c)).len());
-            let dom: Vec<u16> = cells.iter().map(|&c| mask(ctx, c)).collect();
-            let conflict: Vec<u32> = (0..cells.len())
-                .map(|i| {
-                    (0..i)
-                        .filter(|&k| ctx.geo.sees(cells[i], cells[k]))
-                        .fold(0u32, |m, k| m | 1 << k)
-                })
-                .collect();
-            let members = |s: super::CellSet| {
-                (0..cells.len())
-                    .filter(|&k| s.contains(cells[k]))
-                    .fold(0u32, |m, k| m | 1 << k)
+            let Some((seen, runs)) = pair_support(ctx, &cells, [(sa, a), (sb, b)]) else {
+                continue; // over budget or a broken pair
             };
-            let run_len = |h: HouseId| match houses[h].rule {
-                Rule::ConsecutiveRun => houses[h].cells.len() as u8,
-                _ => 0,
-            };
-            let mut s = PairSearch {
-                value: vec![0; cells.len()],
-                seen: vec![0; cells.len()],
-                dom,
-                conflict,
-                lines: [(members(sa), run_len(a)), (members(sb), run_len(b))],
-                lows: [0; 2],
-                nodes: 0,
-                ctx,
-            };
-            if !s.dfs(0) || s.seen.iter().all(|&x| x == 0) {
-                continue; // over budget, nothing to remove, or a broken pair
-            }
-            let elims = elims_outside(ctx, &cells, &s.seen);
+            let elims = elims_outside(ctx, &cells, &seen);
             if elims.is_empty() {
                 continue;
             }
-            let runs: Vec<Vec<u8>> = s.lows.iter().map(|&m| Digits(m).iter().collect()).collect();
             sink(
                 Step::new(
                     info,
@@ -281,6 +289,141 @@ fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlo
         }
     }
     ControlFlow::Continue(())
+}
+
+/// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
+/// see each other distinct, run lines consecutive), and the lowest digits of the runs each
+/// line holds in some assignment. None over budget or when no assignment exists.
+fn pair_support(
+    ctx: &Ctx,
+    cells: &[Cell],
+    lines: [(super::CellSet, HouseId); 2],
+) -> Option<(Vec<u16>, Vec<Vec<u8>>)> {
+    let n = cells.len();
+    let mut dom = [0u16; 32];
+    for (i, &c) in cells.iter().enumerate() {
+        dom[i] = mask(ctx, c);
+    }
+    let mut conflict = [0u32; 32];
+    for (row, (i, &a)) in conflict.iter_mut().zip(cells.iter().enumerate()) {
+        for (j, &b) in cells.iter().enumerate() {
+            if i != j && ctx.geo.sees(a, b) {
+                *row |= 1 << j;
+            }
+        }
+    }
+    let members = |s: super::CellSet| {
+        (0..n)
+            .filter(|&k| s.contains(cells[k]))
+            .fold(0u32, |m, k| m | 1 << k)
+    };
+    let run_len = |h: HouseId| match ctx.geo.house(h).rule {
+        Rule::ConsecutiveRun => ctx.geo.house(h).cells.len() as u8,
+        _ => 0,
+    };
+    let mut csp = PairCsp {
+        n,
+        conflict,
+        lines: [
+            (members(lines[0].0), run_len(lines[0].1)),
+            (members(lines[1].0), run_len(lines[1].1)),
+        ],
+        nodes: 0,
+    };
+    // Placed cells first: their consequences narrow everything else.
+    let mut fixed = 0u32;
+    for (i, &c) in cells.iter().enumerate() {
+        if ctx.grid.value(c) != 0 {
+            if !csp.propagate(&mut dom, fixed, i) {
+                return None;
+            }
+            fixed |= 1 << i;
+        }
+    }
+    let mut seen = [0u16; 32];
+    let mut lows = [0u16; 2];
+    let line_members = csp.lines;
+    let record = |s: &[u16; 32], seen: &mut [u16; 32], lows: &mut [u16; 2]| {
+        for (x, &y) in seen.iter_mut().zip(s).take(n) {
+            *x |= y;
+        }
+        for (l, &(m, _)) in line_members.iter().enumerate() {
+            let held = (0..n)
+                .filter(|&k| m & (1 << k) != 0)
+                .fold(0u16, |a, k| a | s[k]);
+            lows[l] |= held & held.wrapping_neg();
+        }
+    };
+    // Support for every candidate: a solution with that digit in that cell.
+    for i in 0..n {
+        if fixed & (1 << i) != 0 {
+            seen[i] |= dom[i];
+            continue;
+        }
+        let mut m = dom[i] & !seen[i];
+        while m != 0 {
+            let bit = m & m.wrapping_neg();
+            m &= m - 1;
+            if seen[i] & bit != 0 {
+                continue;
+            }
+            let mut d = dom;
+            d[i] = bit;
+            let found = if csp.propagate(&mut d, fixed, i) {
+                csp.solve(d, fixed | 1 << i)
+            } else {
+                None
+            };
+            if csp.nodes > PAIR_NODES {
+                return None;
+            }
+            if let Some(s) = found {
+                record(&s, &mut seen, &mut lows);
+            }
+        }
+    }
+    if seen[..n].contains(&0) {
+        return None;
+    }
+    // Runs no support used yet: each is tried once so the text lists every run.
+    for (l, &(m, len)) in line_members.iter().enumerate() {
+        if len == 0 {
+            continue;
+        }
+        let max = ctx.geo.max_digit();
+        for lo in 1..=(max + 1).saturating_sub(len) {
+            if lows[l] & (1 << (lo - 1)) != 0 {
+                continue;
+            }
+            let window = Digits::range(lo, lo + len - 1).0;
+            let mut d = dom;
+            let mut ok = true;
+            for (k, x) in d.iter_mut().enumerate().take(n) {
+                if m & (1 << k) != 0 {
+                    *x &= window;
+                    ok &= *x != 0;
+                }
+            }
+            if ok && csp.solve(d, fixed).is_some() {
+                lows[l] |= 1 << (lo - 1);
+            }
+            if csp.nodes > PAIR_NODES {
+                return None;
+            }
+        }
+    }
+    let runs = lows
+        .iter()
+        .zip(&csp.lines)
+        .map(|(&m, &(_, len))| {
+            if len == 0 {
+                vec![1]
+            } else {
+                Digits(m).iter().collect()
+            }
+        })
+        .collect();
+    Some((seen[..n].to_vec(), runs))
 }
 
 /// "3-7 or 4-8" for a line of `len` cells.

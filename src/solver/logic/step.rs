@@ -147,6 +147,14 @@ pub enum Pattern {
     /// Chains of inferences, each read in order (chains, loops, forcing chains and nets:
     /// one chain per branch).
     Chains { chains: Vec<Vec<ChainNode>> },
+    /// Forcing chains and nets: one chain per branch and, per node, the run or cage whose
+    /// own rule made that inference (`None`: peers, naked or hidden singles).
+    Forcing {
+        chains: Vec<Vec<ChainNode>>,
+        rules: Vec<Vec<Option<HouseId>>>,
+        /// Why the grid broke, for a chain that ends in a contradiction.
+        broken: Option<String>,
+    },
     /// Almost locked sets and the restricted common digits that join them.
     Als {
         sets: Vec<(Vec<Cell>, Digits)>,
