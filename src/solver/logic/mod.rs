@@ -4,9 +4,11 @@
 //! Adding a family: one file with `find(ctx, info, sink)` and `explain(step, g, detail)`,
 //! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
+pub mod als;
 pub mod cages;
 pub mod chains;
 pub mod coloring;
+pub mod complex_fish;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
@@ -16,6 +18,7 @@ pub mod single_digit;
 pub mod singles;
 pub mod step;
 pub mod subsets;
+pub mod sue_de_coq;
 pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
@@ -276,6 +279,8 @@ pub struct Ctx<'a> {
     /// `digit[d]`: empty cells holding candidate `d` (index 0 unused).
     pub digit: Vec<CellSet>,
     pub empty: CellSet,
+    /// Almost locked sets of this position, collected on first use by the ALS family.
+    als: std::sync::OnceLock<Arc<als::Index>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -305,7 +310,14 @@ impl<'a> Ctx<'a> {
             cand,
             digit,
             empty,
+            als: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The position's almost locked sets and their links (built once, shared by the ALS
+    /// techniques).
+    pub fn als_index(&self) -> Arc<als::Index> {
+        Arc::clone(self.als.get_or_init(|| Arc::new(als::Index::build(self))))
     }
 
     /// Empty cells of house `h` holding `d`.
@@ -405,7 +417,9 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Cages => cages::find(ctx, info, sink),
         Family::Forcing => forcing::find(ctx, info, sink),
         Family::Chains => chains::find(ctx, info, sink),
-        Family::Als => ControlFlow::Continue(()),
+        Family::Als => als::find(ctx, info, sink),
+        Family::ComplexFish => complex_fish::find(ctx, info, sink),
+        Family::SueDeCoq => sue_de_coq::find(ctx, info, sink),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -426,7 +440,9 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Cages => cages::explain(step, g, detail),
         Family::Forcing => forcing::explain(step, g, detail),
         Family::Chains => chains::explain(step, g, detail),
-        Family::Als => step.name().to_string(),
+        Family::Als => als::explain(step, g, detail),
+        Family::ComplexFish => fish::explain(step, g, detail),
+        Family::SueDeCoq => sue_de_coq::explain(step, g, detail),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

@@ -14,6 +14,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if let Some(kind) = rectangle_kind(info.id) {
         return rectangle(ctx, info, kind, sink);
     }
+    if let Some(kind) = avoidable_kind(info.id) {
+        return avoidable(ctx, info, kind, sink);
+    }
     if info.id != "bug-plus-1" {
         return ControlFlow::Continue(());
     }
@@ -361,4 +364,103 @@ pub fn explain_rectangle(step: &Step, g: &Geometry, detail: Detail) -> String {
             effect_text(g, step)
         ),
     }
+}
+
+// ---- Avoidable rectangles (types 1 and 2) ----
+
+fn avoidable_kind(id: &str) -> Option<u8> {
+    match id {
+        "avoidable-rectangle-1" => Some(1),
+        "avoidable-rectangle-2" => Some(2),
+        _ => None,
+    }
+}
+
+/// Avoidable rectangles: corners placed by the solver (never givens) could swap their
+/// digits if the rectangle closed on two digits, giving a second solution. Type 1: three
+/// corners hold `a`, `b`, `b` (the `b`s diagonal), so the fourth cannot be `a`. Type 2:
+/// one side holds `a`, `b`; the other side's cells hold `b`+`c` and `a`+`c`, so one of them
+/// is `c` and the cells seeing both lose it.
+fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink) -> ControlFlow<()> {
+    let t = &ctx.t;
+    let (Some(rows), Some(cols)) = (
+        t.lines.iter().find(|(c, _)| *c == LineClass::Row),
+        t.lines.iter().find(|(c, _)| *c == LineClass::Column),
+    ) else {
+        return ControlFlow::Continue(());
+    };
+    let (rows, cols) = (&rows.1, &cols.1);
+    let at = |r: HouseId, c: HouseId| t.house_sets[r].and(t.house_sets[c]).first();
+    let solved = |c: Cell| ctx.grid.value(c) != 0 && !ctx.grid.is_given(c);
+    for (i, &r1) in rows.iter().enumerate() {
+        for &r2 in &rows[i + 1..] {
+            for (j, &c1) in cols.iter().enumerate() {
+                for &c2 in &cols[j + 1..] {
+                    let (Some(a), Some(b), Some(c), Some(d)) =
+                        (at(r1, c1), at(r1, c2), at(r2, c1), at(r2, c2))
+                    else {
+                        continue;
+                    };
+                    let q = [a, b, c, d];
+                    let open = q.iter().filter(|&&x| ctx.empty.contains(x)).count();
+                    let placed = q.iter().filter(|&&x| solved(x)).count();
+                    if open + placed != 4 || !(1..=2).contains(&open) || !deadly_shape(ctx, &q) {
+                        continue;
+                    }
+                    let v = |k: usize| ctx.grid.value(q[k]);
+                    let found = match kind {
+                        1 if open == 1 => {
+                            // k empty; its opposite 3-k holds x; the other two hold y.
+                            let k = (0..4).find(|&k| ctx.empty.contains(q[k])).unwrap_or(0);
+                            let (o, s1, s2) = (3 - k, k ^ 1, k ^ 2);
+                            let (x, y) = (v(o), v(s1));
+                            if x != y && v(s2) == y && ctx.cand[q[k]].contains(x) {
+                                Some((Digits::single(x) | Digits::single(y), vec![Candidate::new(q[k], x)]))
+                            } else {
+                                None
+                            }
+                        }
+                        2 if open == 2 => {
+                            // Open cells k, l on one side; their opposite corners hold x, y.
+                            let ks: Vec<usize> = (0..4).filter(|&k| ctx.empty.contains(q[k])).collect();
+                            let (k, l) = (ks[0], ks[1]);
+                            if k + l == 3 {
+                                None // a diagonal
+                            } else {
+                                // Closing the pattern, q[k] takes its diagonal's digit.
+                                let (dk, dl) = (v(3 - k), v(3 - l));
+                                let (ek, el) = (ctx.cand[q[k]], ctx.cand[q[l]]);
+                                let extra_k = ek.without(Digits::single(dk));
+                                let extra_l = el.without(Digits::single(dl));
+                                match (extra_k.single_digit(), extra_l.single_digit()) {
+                                    (Some(x), Some(y))
+                                        if x == y
+                                            && dk != dl
+                                            && ek.len() == 2
+                                            && el.len() == 2
+                                            && ek.contains(dk)
+                                            && el.contains(dl) =>
+                                    {
+                                        let targets = ctx.seen_by_all(&[q[k], q[l]]);
+                                        Some((
+                                            Digits::single(dk) | Digits::single(dl),
+                                            ctx.elims(targets, x),
+                                        ))
+                                    }
+                                    _ => None,
+                                }
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some((ab, elims)) = found {
+                        if !elims.is_empty() {
+                            sink(ur_step(info, &q, ab, elims))?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
 }
