@@ -13,8 +13,8 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// Longest ALS-Chain searched (sets in the chain).
-const MAX_CHAIN: usize = 6;
-/// Chain links tried per search before giving up (keeps stuck positions cheap).
+const MAX_CHAIN: usize = 8;
+/// Chain links tried per chain length before giving up (keeps stuck positions cheap).
 const CHAIN_BUDGET: usize = 200_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
@@ -245,19 +245,22 @@ fn xy_wing(
     ControlFlow::Continue(())
 }
 
-/// A chain of four or more disjoint sets, each joined to the next by an RCC different
+/// A chain of three or more disjoint sets, each joined to the next by an RCC different
 /// from the previous one: if `z` is not in the first set, every set in turn is locked
 /// and `z` is in the last one.
 fn chain(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    let mut budget = CHAIN_BUDGET;
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
-    for start in 0..index.sets.len() {
-        path.clear();
-        path.push((start, 0));
-        let used = index.sets[start].cells;
-        chain_rec(ctx, index, info, &mut path, used, &mut budget, sink)?;
-        if budget == 0 {
-            break;
+    // Iterative deepening: every shorter chain first, each length under its own budget.
+    for len in 3..=MAX_CHAIN {
+        let mut budget = CHAIN_BUDGET;
+        for start in 0..index.sets.len() {
+            path.clear();
+            path.push((start, 0));
+            let used = index.sets[start].cells;
+            chain_rec(ctx, index, info, &mut path, len, used, &mut budget, sink)?;
+            if budget == 0 {
+                break;
+            }
         }
     }
     ControlFlow::Continue(())
@@ -268,6 +271,7 @@ fn chain_rec(
     index: &Index,
     info: &'static TechniqueInfo,
     path: &mut Vec<(usize, u8)>,
+    len: usize,
     used: CellSet,
     budget: &mut usize,
     sink: &mut Sink,
@@ -287,17 +291,13 @@ fn chain_rec(
                 continue;
             }
             path.push((next, x));
-            if path.len() >= 4 {
+            if path.len() == len {
                 let first = &index.sets[path[0].0];
                 let x1 = path[1].1;
                 let mut elims = Vec::new();
                 let zs = (first.digits & n.digits).without(Digits::single(x1) | Digits::single(x));
                 for z in zs.iter() {
-                    let mut t = common_elims(ctx, first, n, z);
-                    for &(k, _) in path.iter() {
-                        t = t.minus(index.sets[k].cells);
-                    }
-                    to_cands(t, z, &mut elims);
+                    to_cands(common_elims(ctx, first, n, z), z, &mut elims);
                 }
                 if !elims.is_empty() {
                     let sets: Vec<&Als> = path.iter().map(|&(k, _)| &index.sets[k]).collect();
@@ -305,8 +305,8 @@ fn chain_rec(
                     sink(als_step(info, &sets, rccs, elims, None))?;
                 }
             }
-            if path.len() < MAX_CHAIN {
-                chain_rec(ctx, index, info, path, used.or(n.cells), budget, sink)?;
+            if path.len() < len {
+                chain_rec(ctx, index, info, path, len, used.or(n.cells), budget, sink)?;
             }
             path.pop();
         }
