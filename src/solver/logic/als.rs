@@ -44,6 +44,8 @@ pub struct Index {
     pub sets: Vec<Als>,
     /// `links[i]`: `(j, rcc digits)` for every disjoint set `j` sharing an RCC with `i`.
     pub links: Vec<Vec<(usize, Digits)>>,
+    /// The same for overlapping sets (an RCC never has a candidate in the overlap).
+    pub overlapping: Vec<Vec<(usize, Digits)>>,
 }
 
 impl Index {
@@ -92,25 +94,38 @@ impl Index {
             }
         }
         let mut links = vec![Vec::new(); sets.len()];
+        let mut overlapping = vec![Vec::new(); sets.len()];
         for i in 0..sets.len() {
             for j in i + 1..sets.len() {
                 let (a, b) = (&sets[i], &sets[j]);
-                if !a.cells.and(b.cells).is_empty() {
+                let shared = a.cells.and(b.cells);
+                if shared == a.cells || shared == b.cells {
                     continue;
                 }
                 let mut rcc = Digits::EMPTY;
                 for x in (a.digits & b.digits).iter() {
+                    // `buddy` excludes the set's own cells, so a candidate in the overlap
+                    // fails the check.
                     if b.with(x).is_subset(a.buddy(x)) {
                         rcc.insert(x);
                     }
                 }
                 if !rcc.is_empty() {
-                    links[i].push((j, rcc));
-                    links[j].push((i, rcc));
+                    let l = if shared.is_empty() {
+                        &mut links
+                    } else {
+                        &mut overlapping
+                    };
+                    l[i].push((j, rcc));
+                    l[j].push((i, rcc));
                 }
             }
         }
-        Index { sets, links }
+        Index {
+            sets,
+            links,
+            overlapping,
+        }
     }
 }
 
@@ -216,12 +231,19 @@ fn xy_wing(
     info: &'static TechniqueInfo,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    for (ci, links) in index.links.iter().enumerate() {
+    for (ci, disjoint) in index.links.iter().enumerate() {
         let c = &index.sets[ci];
+        // Wings may overlap each other or the pivot (never on a linking digit).
+        let links: Vec<(usize, Digits)> = disjoint
+            .iter()
+            .chain(&index.overlapping[ci])
+            .copied()
+            .collect();
         for (p, &(ai, rx)) in links.iter().enumerate() {
             for &(bi, ry) in &links[p + 1..] {
                 let (a, b) = (&index.sets[ai], &index.sets[bi]);
-                if !a.cells.and(b.cells).is_empty() {
+                let shared = a.cells.and(b.cells);
+                if shared == a.cells || shared == b.cells {
                     continue;
                 }
                 for x in rx.iter() {
@@ -232,7 +254,7 @@ fn xy_wing(
                         let mut elims = Vec::new();
                         let zs = (a.digits & b.digits).without(Digits::single(x) | Digits::single(y));
                         for z in zs.iter() {
-                            to_cands(common_elims(ctx, a, b, z).minus(c.cells), z, &mut elims);
+                            to_cands(common_elims(ctx, a, b, z), z, &mut elims);
                         }
                         if !elims.is_empty() {
                             sink(als_step(info, &[a, c, b], vec![x, y], elims, None))?;
@@ -406,8 +428,9 @@ fn petal_rec(
         }
         *budget -= 1;
         let a = &index.sets[p];
+        // Petals may overlap: each still holds `z` once its digit is gone.
         let common2 = common & a.digits;
-        if common2.is_empty() || !a.cells.and(used).is_empty() {
+        if common2.is_empty() || a.cells.is_subset(used) {
             continue;
         }
         chosen.push(p);
