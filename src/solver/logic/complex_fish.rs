@@ -190,10 +190,6 @@ impl Search<'_, '_> {
         if self.finned == fins.is_empty() || !self.classified(base, covers) {
             return ControlFlow::Continue(());
         }
-        // Sorted covers once only (the same set arises in several orders).
-        if covers.windows(2).any(|w| w[0] > w[1]) {
-            return ControlFlow::Continue(());
-        }
         let mut twice = CellSet::EMPTY;
         let mut seen = CellSet::EMPTY;
         for &h in covers {
