@@ -9,13 +9,12 @@
 use super::step::{and_list, article, cell_list, digit_list, effect_text};
 use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Cell, Digits, Geometry};
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// Longest ALS-Chain searched (sets in the chain).
 const MAX_CHAIN: usize = 8;
 /// Chain links tried per chain length before giving up (keeps stuck positions cheap).
-const CHAIN_BUDGET: usize = 200_000;
+const CHAIN_BUDGET: usize = 50_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
@@ -24,18 +23,18 @@ pub struct Als {
     pub cells: CellSet,
     pub list: Vec<Cell>,
     pub digits: Digits,
-    /// `with[d]`: its cells holding `d`.
-    with: Vec<CellSet>,
+    /// `with[d]`: its cells holding `d` (digits up to 16).
+    with: [CellSet; 17],
     /// `buddy[d]`: cells seeing every cell of `with[d]` (empty when `d` is not in the set).
-    buddy: Vec<CellSet>,
+    buddy: [CellSet; 17],
 }
 
 impl Als {
     fn with(&self, d: u8) -> CellSet {
-        self.with[usize::from(d)]
+        self.with.get(usize::from(d)).copied().unwrap_or_default()
     }
     fn buddy(&self, d: u8) -> CellSet {
-        self.buddy[usize::from(d)]
+        self.buddy.get(usize::from(d)).copied().unwrap_or_default()
     }
 }
 
@@ -50,10 +49,8 @@ pub struct Index {
 
 impl Index {
     pub fn build(ctx: &Ctx) -> Index {
-        let mut seen: HashSet<CellSet> = HashSet::new();
         let mut sets = Vec::new();
-        let nd = usize::from(ctx.geo.max_digit()) + 1;
-        for &h in &ctx.t.complete {
+        for (hi, &h) in ctx.t.complete.iter().enumerate() {
             let cells: Vec<Cell> = ctx.t.house_sets[h].and(ctx.empty).iter().collect();
             // Subsets of the house's empty cells (at most 2^16 for 16x16 grids).
             let n = cells.len().min(16);
@@ -70,12 +67,17 @@ impl Index {
                         set.insert(c);
                     }
                 }
-                if digits.len() != size + 1 || !seen.insert(set) {
+                // Once only: skip sets an earlier house already holds.
+                if digits.len() != size + 1
+                    || ctx.t.complete[..hi]
+                        .iter()
+                        .any(|&o| set.is_subset(ctx.t.house_sets[o]))
+                {
                     continue;
                 }
-                let mut with = vec![CellSet::EMPTY; nd];
-                let mut buddy = vec![CellSet::EMPTY; nd];
-                for d in digits.iter() {
+                let mut with = [CellSet::EMPTY; 17];
+                let mut buddy = [CellSet::EMPTY; 17];
+                for d in digits.iter().filter(|&d| d <= 16) {
                     let w = set.and(ctx.digit[usize::from(d)]);
                     let mut b = CellSet([u64::MAX; 4]);
                     for c in w.iter() {

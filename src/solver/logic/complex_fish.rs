@@ -15,6 +15,8 @@ use std::ops::ControlFlow;
 /// HoDoKu's defaults: at most five fins, two of them endo fins.
 const MAX_FINS: u32 = 5;
 const MAX_ENDO: u32 = 2;
+/// Cover-search nodes per digit, technique and position (keeps stuck positions cheap).
+const BUDGET: usize = 20_000;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -47,7 +49,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         .copied()
         .filter(|&h| ctx.t.line_class[h].is_none())
         .collect();
+    let budget = std::cell::Cell::new(0);
     for digit in 1..=ctx.geo.max_digit() {
+        budget.set(BUDGET);
         let all = ctx.digit[usize::from(digit)];
         if all.is_empty() {
             continue;
@@ -84,6 +88,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 all,
                 cover_pool,
                 blocks: &blocks,
+                budget: &budget,
             };
             let mut base = Vec::with_capacity(n);
             s.bases(base_pool, 0, &mut base, CellSet::EMPTY, CellSet::EMPTY, sink)?;
@@ -102,6 +107,7 @@ struct Search<'a, 'c> {
     all: CellSet,
     cover_pool: &'a [HouseId],
     blocks: &'a [HouseId],
+    budget: &'a std::cell::Cell<usize>,
 }
 
 impl Search<'_, '_> {
@@ -129,6 +135,15 @@ impl Search<'_, '_> {
             if e.len() > if self.finned { MAX_ENDO } else { 0 } {
                 continue;
             }
+            if !e.is_empty() {
+                let mut seen = self.all.minus(union.or(c));
+                for f in e.iter() {
+                    seen = seen.and(self.ctx.t.peers[f]);
+                }
+                if seen.is_empty() {
+                    continue;
+                }
+            }
             base.push(h);
             self.bases(pool, i + 1, base, union.or(c), e, sink)?;
             base.pop();
@@ -149,6 +164,10 @@ impl Search<'_, '_> {
         fins: CellSet,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
+        match self.budget.get() {
+            0 => return ControlFlow::Continue(()),
+            b => self.budget.set(b - 1),
+        }
         let open = union.minus(covered).minus(fins).first();
         let Some(x) = open else {
             if covers.len() == self.n {
@@ -170,7 +189,15 @@ impl Search<'_, '_> {
         if self.finned && fins.len() < MAX_FINS {
             let mut f = fins;
             f.insert(x);
-            self.covers(base, union, endo, covers, covered, f, sink)?;
+            // Targets (outside the base; cannibal ones are left out here) must see every
+            // fin: stop as soon as no candidate does.
+            let mut seen = self.all.minus(union);
+            for c in f.iter() {
+                seen = seen.and(self.ctx.t.peers[c]);
+            }
+            if !seen.is_empty() {
+                self.covers(base, union, endo, covers, covered, f, sink)?;
+            }
         }
         ControlFlow::Continue(())
     }

@@ -390,21 +390,58 @@ fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink)
         return ControlFlow::Continue(());
     };
     let (rows, cols) = (&rows.1, &cols.1);
-    let at = |r: HouseId, c: HouseId| t.house_sets[r].and(t.house_sets[c]).first();
     let solved = |c: Cell| ctx.grid.value(c) != 0 && !ctx.grid.is_given(c);
-    for (i, &r1) in rows.iter().enumerate() {
-        for &r2 in &rows[i + 1..] {
-            for (j, &c1) in cols.iter().enumerate() {
-                for &c2 in &cols[j + 1..] {
+    // Row-by-column cell table.
+    let table: Vec<Vec<Option<Cell>>> = rows
+        .iter()
+        .map(|&r| {
+            cols.iter()
+                .map(|&c| t.house_sets[r].and(t.house_sets[c]).first())
+                .collect()
+        })
+        .collect();
+    // Per row, bit j: the cell in column j is placed (not given) / empty.
+    let bits = |f: &dyn Fn(Cell) -> bool| -> Vec<u64> {
+        table
+            .iter()
+            .map(|row| {
+                row.iter().enumerate().take(64).fold(0u64, |m, (j, c)| match c {
+                    Some(c) if f(*c) => m | 1 << j,
+                    _ => m,
+                })
+            })
+            .collect()
+    };
+    let placed_bits = bits(&|c| solved(c));
+    let open_bits = bits(&|c| ctx.empty.contains(c));
+    for i in 0..rows.len() {
+        for k in i + 1..rows.len() {
+            let (si, sk) = (placed_bits[i], placed_bits[k]);
+            let usable = (si | open_bits[i]) & (sk | open_bits[k]);
+            if si | sk == 0 || usable.count_ones() < 2 {
+                continue;
+            }
+            for j in 0..cols.len().min(64) {
+                if usable & (1 << j) == 0 {
+                    continue;
+                }
+                for l in j + 1..cols.len().min(64) {
+                    // Two or three placed corners (so one or two open ones).
+                    let m = (1u64 << j) | (1 << l);
+                    let placed = (si & m).count_ones() + (sk & m).count_ones();
+                    if usable & (1 << l) == 0 || !(2..=3).contains(&placed) {
+                        continue;
+                    }
                     let (Some(a), Some(b), Some(c), Some(d)) =
-                        (at(r1, c1), at(r1, c2), at(r2, c1), at(r2, c2))
+                        (table[i][j], table[i][l], table[k][j], table[k][l])
                     else {
                         continue;
                     };
                     let q = [a, b, c, d];
                     let open = q.iter().filter(|&&x| ctx.empty.contains(x)).count();
                     let placed = q.iter().filter(|&&x| solved(x)).count();
-                    if open + placed != 4 || !(1..=2).contains(&open) || !deadly_shape(ctx, &q) {
+                    // The house scan of `deadly_shape` is the costly part: last.
+                    if open + placed != 4 || !(1..=2).contains(&open) {
                         continue;
                     }
                     let v = |k: usize| ctx.grid.value(q[k]);
@@ -454,7 +491,7 @@ fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink)
                         _ => None,
                     };
                     if let Some((ab, elims)) = found {
-                        if !elims.is_empty() {
+                        if !elims.is_empty() && deadly_shape(ctx, &q) {
                             sink(ur_step(info, &q, ab, elims))?;
                         }
                     }
