@@ -509,3 +509,63 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+    use super::super::{find_all, Detail};
+
+    // Positions from HoDoKu's regression library (one instance of the technique each).
+
+    #[test]
+    fn als_xz_removes_the_common_digit() {
+        let g = reglib(
+            ".24.6.+7..5.74.9.1.....+7......+5.9+4+87+14+7.+6.85.3..8..7.6.+7......46.+46..3.+57.5.7+4+61..",
+            "314 819 225 134 237 937 238 938 239 839 269 372 972 973 274 291 891 999",
+        );
+        assert!(elims(&g, "als-xz").contains(&"327".to_string()));
+        let step = find_all(&g, "als-xz").into_iter().next().unwrap();
+        let text = step.explain(g.geometry(), Detail::Full);
+        assert!(text.starts_with("ALS-XZ: almost locked sets"), "{text}");
+        assert!(step
+            .explain(g.geometry(), Detail::Nudge)
+            .starts_with("Look at r"));
+    }
+
+    #[test]
+    fn doubly_linked_als_xz_locks_both_sets() {
+        let g = reglib(
+            "...2..8.4...9..3.11........5..3.6.1.....4.........8....846351.....7...5..25......",
+            "711 621 721 532 534 535 637 639 351 651 751 951 156 258 658 758 958 361 661 761 961 165 565 268 668 768 968 185 186 287 289 194 698 798 998",
+        );
+        assert!(elims(&g, "als-xz")
+            .contains(&"221 243 253 263 359 369 398 462 467 853 859".to_string()));
+    }
+
+    #[test]
+    fn als_xy_wing_joins_two_sets_through_a_pivot() {
+        let g = reglib(
+            "9....7.68+72....9+43..4....+7+52+7....4+8+9.6+9+78...28.39..71+6.....5.973.76....1+5...+7...+4",
+            "114 514 115 515 123 523 134 135 136 356 173 277 287 193 297",
+        );
+        assert!(elims(&g, "als-xy-wing").contains(&"824".to_string()));
+    }
+
+    #[test]
+    fn als_chain_removes_the_digit_of_both_ends() {
+        let g = reglib(
+            "..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..",
+            "212 412 914 932 533 934 939 277 677 977 582 984 289 689 989",
+        );
+        assert!(elims(&g, "als-chain").contains(&"611 911 912 927".to_string()));
+    }
+
+    #[test]
+    fn death_blossom_petals_share_a_digit() {
+        let g = reglib(
+            "8+7+14..6..5+42...7..+93+6+8+57+42+1.28.7.+3.....3.6+2....+3+21.54..1.7..+93.+3.9...8+72.+87..3+1.4",
+            "915 919 924 929 641 946 948 958 959 669 475 675 476 584 694",
+        );
+        assert!(elims(&g, "death-blossom").contains(&"966".to_string()));
+    }
+}

@@ -15,8 +15,10 @@ use std::ops::ControlFlow;
 /// HoDoKu's defaults: at most five fins, two of them endo fins.
 const MAX_FINS: u32 = 5;
 const MAX_ENDO: u32 = 2;
-/// Cover-search nodes per digit, technique and position (keeps stuck positions cheap).
-const BUDGET: usize = 20_000;
+/// Cover-search nodes per digit, technique and position for the techniques the solver
+/// tries by default (keeps stuck positions cheap); the others are only run on request.
+const BUDGET: usize = 100_000;
+const BUDGET_ON_REQUEST: usize = 5_000_000;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -51,7 +53,11 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         .collect();
     let budget = std::cell::Cell::new(0);
     for digit in 1..=ctx.geo.max_digit() {
-        budget.set(BUDGET);
+        budget.set(if info.enabled {
+            BUDGET
+        } else {
+            BUDGET_ON_REQUEST
+        });
         let all = ctx.digit[usize::from(digit)];
         if all.is_empty() {
             continue;
@@ -289,5 +295,39 @@ impl Search<'_, '_> {
                 !franken && !basic
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+
+    #[test]
+    fn franken_swordfish_uses_a_box_as_a_cover() {
+        let g = reglib(
+            ".6.8.27352.76354.8385.7.26.5.6.8.3.7..876315.73.25.6848.2..657.65...78..173528946",
+            "415 136 442 144 952 474 184 484",
+        );
+        assert!(elims(&g, "franken-swordfish").contains(&"913".to_string()));
+        // Not a basic fish: the basic search finds nothing there.
+        assert!(!elims(&g, "swordfish").contains(&"913".to_string()));
+    }
+
+    #[test]
+    fn finned_franken_x_wing_hits_only_cells_seeing_the_fin() {
+        let g = reglib(
+            "4.392..5659...6...6..85..4.1.5.9846.9.426.5...6.5.4...25...9683849632715..6.85294",
+            "328 829 759 367 867 269 769",
+        );
+        assert!(elims(&g, "finned-franken-x-wing").contains(&"129".to_string()));
+    }
+
+    #[test]
+    fn finned_mutant_jellyfish() {
+        let g = reglib(
+            "....27.3+9+3.164+9+2...9+2..+5..+6+13.9...28+9.8..+26+1..+25..13+9...+9+2.8.5+3.....39622.+3.+9...1",
+            "447 772 781 782 792 892",
+        );
+        assert!(elims(&g, "finned-mutant-jellyfish").contains(&"417".to_string()));
     }
 }

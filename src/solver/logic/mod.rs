@@ -595,6 +595,47 @@ pub(crate) mod testutil {
         Grid::from_puzzle(&p)
     }
 
+    /// A grid from a HoDoKu library case: givens (`+` marks a digit placed while solving,
+    /// not given) and deleted candidates (`"436 257"`: 4 from r3c6, 2 from r5c7).
+    pub fn reglib(givens: &str, deleted: &str) -> Grid {
+        let (mut values, mut given, mut plus) = (Vec::new(), Vec::new(), false);
+        for ch in givens.chars() {
+            if ch == '+' {
+                plus = true;
+                continue;
+            }
+            let d = ch.to_digit(10).unwrap_or(0) as u8;
+            values.push(d);
+            given.push(d != 0 && !plus);
+            plus = false;
+        }
+        let geometry = std::sync::Arc::new(crate::geometry::square::standard(9).unwrap());
+        let mut g = Grid::from_values(geometry, &values).with_givens(&given);
+        for item in deleted.split_whitespace() {
+            let b = item.as_bytes();
+            let cell = usize::from(b[1] - b'1') * 9 + usize::from(b[2] - b'1');
+            g.eliminate(cell, b[0] - b'0');
+        }
+        g
+    }
+
+    /// The eliminations of every step of a technique, each in HoDoKu's notation sorted
+    /// (`"436 257"` -> `"257 436"`).
+    pub fn elims(grid: &Grid, id: &str) -> Vec<String> {
+        super::find_all(grid, id)
+            .iter()
+            .map(|s| {
+                let mut v: Vec<String> = s
+                    .eliminations
+                    .iter()
+                    .map(|c| format!("{}{}{}", c.digit, c.cell / 9 + 1, c.cell % 9 + 1))
+                    .collect();
+                v.sort();
+                v.join(" ")
+            })
+            .collect()
+    }
+
     /// Sets the candidates of named cells (`"r1c1:17 r1c5:17"`).
     pub fn set(grid: &mut Grid, spec: &str) {
         for part in spec.split_whitespace() {

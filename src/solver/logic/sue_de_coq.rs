@@ -161,3 +161,29 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+    use super::super::{find_all, Detail};
+
+    #[test]
+    fn sue_de_coq_splits_digits_between_line_and_box() {
+        let g = reglib(
+            "+3+24+8+6+1+59765+7+9+4+3+82191+8+5+273+642.1+43....5.32.6...+4..+7.....+1..6.....+8..1746..7..+39..1.",
+            "",
+        );
+        let all = elims(&g, "sue-de-coq");
+        assert!(all.contains(&"277 378 477 478 578 849 869 949 969".to_string()));
+        let step = find_all(&g, "sue-de-coq").into_iter().next().unwrap();
+        assert!(step
+            .explain(g.geometry(), Detail::Nudge)
+            .starts_with("Look where row"));
+    }
+
+    #[test]
+    fn no_sue_de_coq_in_an_empty_grid() {
+        let g = reglib(&".".repeat(81), "");
+        assert!(elims(&g, "sue-de-coq").is_empty());
+    }
+}

@@ -336,6 +336,7 @@ static TABLE: &[TechniqueInfo] = &[
         260,
         4600,
     ),
+    info("sue-de-coq", "Sue de Coq", F::SueDeCoq, L::Unfair, 250, 5300),
     info(
         "simple-colors-trap",
         "Simple Colors Trap",
@@ -368,7 +369,6 @@ static TABLE: &[TechniqueInfo] = &[
         200,
         5361,
     ),
-    info("sue-de-coq", "Sue de Coq", F::SueDeCoq, L::Unfair, 250, 5300),
     info("x-chain", "X-Chain", F::Chains, L::Unfair, 260, 5400),
     info("xy-chain", "XY-Chain", F::Chains, L::Unfair, 260, 5500),
     info("nice-loop", "Nice Loop", F::Chains, L::Unfair, 280, 5600),

@@ -501,3 +501,33 @@ fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink)
     }
     ControlFlow::Continue(())
 }
+
+#[cfg(test)]
+mod avoidable_tests {
+    use super::super::testutil::{elims, reglib};
+
+    const AR1: &str = "+6+45.+3..+1.+1+9+3..268.7+2+8+6.14+3.+3+5+21.68...+1+63+8.....87.+2+51+638+712.43.+6+53+4.6..2+126+9.+1+3.+4+8";
+    const AR1_DELETED: &str = "714 717 919 525 945 749 757 957 958 559 759 959";
+
+    #[test]
+    fn avoidable_rectangle_1_keeps_the_fourth_corner_off_the_pattern() {
+        let g = reglib(AR1, AR1_DELETED);
+        assert_eq!(elims(&g, "avoidable-rectangle-1"), ["951"]);
+    }
+
+    #[test]
+    fn avoidable_rectangle_needs_placed_corners_not_givens() {
+        // The same position with every digit a given: the swap would change givens.
+        let g = reglib(&AR1.replace('+', ""), AR1_DELETED);
+        assert!(elims(&g, "avoidable-rectangle-1").is_empty());
+    }
+
+    #[test]
+    fn avoidable_rectangle_2_removes_the_shared_extra_digit() {
+        let g = reglib(
+            "9+8....6+4+7..1..6+9387.6.8+9+5+1+2+1...+3.+476+3+741+6+2+8+5+9+65+8947+12+32.....+3.5+8..25.+7.+4....9.+2.1",
+            "474 494",
+        );
+        assert!(elims(&g, "avoidable-rectangle-2").contains(&"943 972 982".to_string()));
+    }
+}
