@@ -182,7 +182,9 @@ fn als_step(
         } else {
             Role::ColorB
         };
-        let others = a.digits.without(Digits(rcc.iter().fold(0, |m, &d| m | 1 << d)));
+        let others = a
+            .digits
+            .without(Digits(rcc.iter().fold(0, |m, &d| m | 1 << d)));
         step = step.candidates(&a.list, others, role);
         for &x in &rcc {
             step = step.candidates(&a.with(x).to_vec(), Digits::single(x), Role::Pivot);
@@ -254,7 +256,8 @@ fn xy_wing(
                             continue;
                         }
                         let mut elims = Vec::new();
-                        let zs = (a.digits & b.digits).without(Digits::single(x) | Digits::single(y));
+                        let zs =
+                            (a.digits & b.digits).without(Digits::single(x) | Digits::single(y));
                         for z in zs.iter() {
                             to_cands(common_elims(ctx, a, b, z), z, &mut elims);
                         }
@@ -272,7 +275,12 @@ fn xy_wing(
 /// A chain of three or more disjoint sets, each joined to the next by an RCC different
 /// from the previous one: if `z` is not in the first set, every set in turn is locked
 /// and `z` is in the last one.
-fn chain(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+fn chain(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
@@ -290,6 +298,7 @@ fn chain(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink
     ControlFlow::Continue(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn chain_rec(
     ctx: &Ctx,
     index: &Index,
@@ -463,10 +472,13 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         .map(|(cells, digits)| format!("{} ({})", cell_list(g, cells), digit_list(*digits)))
         .collect();
     let rccs: Vec<String> = rcc.iter().map(|&d| digit_char(d).to_string()).collect();
-    let stem = step.highlights.iter().find_map(|h| match (h.role, h.target) {
-        (Role::Pivot, super::Target::Cell(c)) => Some(c),
-        _ => None,
-    });
+    let stem = step
+        .highlights
+        .iter()
+        .find_map(|h| match (h.role, h.target) {
+            (Role::Pivot, super::Target::Cell(c)) => Some(c),
+            _ => None,
+        });
     match detail {
         Detail::Nudge => {
             let mut cells: Vec<Cell> = sets.iter().flat_map(|(c, _)| c.iter().copied()).collect();

@@ -97,7 +97,14 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 budget: &budget,
             };
             let mut base = Vec::with_capacity(n);
-            s.bases(base_pool, 0, &mut base, CellSet::EMPTY, CellSet::EMPTY, sink)?;
+            s.bases(
+                base_pool,
+                0,
+                &mut base,
+                CellSet::EMPTY,
+                CellSet::EMPTY,
+                sink,
+            )?;
         }
     }
     ControlFlow::Continue(())

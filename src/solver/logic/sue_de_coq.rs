@@ -6,8 +6,8 @@
 //! (and `C`'s not in `A`) the rest of the box.
 
 use super::step::{article, cell_list, digit_list, effect_text, house_name};
-use super::{combinations, Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step};
 use super::TechniqueInfo;
+use super::{combinations, Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step};
 use crate::geometry::{Cell, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 

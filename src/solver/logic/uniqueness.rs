@@ -381,7 +381,12 @@ fn avoidable_kind(id: &str) -> Option<u8> {
 /// corners hold `a`, `b`, `b` (the `b`s diagonal), so the fourth cannot be `a`. Type 2:
 /// one side holds `a`, `b`; the other side's cells hold `b`+`c` and `a`+`c`, so one of them
 /// is `c` and the cells seeing both lose it.
-fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink) -> ControlFlow<()> {
+fn avoidable(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    kind: u8,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     let t = &ctx.t;
     let (Some(rows), Some(cols)) = (
         t.lines.iter().find(|(c, _)| *c == LineClass::Row),
@@ -405,10 +410,13 @@ fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink)
         table
             .iter()
             .map(|row| {
-                row.iter().enumerate().take(64).fold(0u64, |m, (j, c)| match c {
-                    Some(c) if f(*c) => m | 1 << j,
-                    _ => m,
-                })
+                row.iter()
+                    .enumerate()
+                    .take(64)
+                    .fold(0u64, |m, (j, c)| match c {
+                        Some(c) if f(*c) => m | 1 << j,
+                        _ => m,
+                    })
             })
             .collect()
     };
@@ -452,14 +460,18 @@ fn avoidable(ctx: &Ctx, info: &'static TechniqueInfo, kind: u8, sink: &mut Sink)
                             let (o, s1, s2) = (3 - k, k ^ 1, k ^ 2);
                             let (x, y) = (v(o), v(s1));
                             if x != y && v(s2) == y && ctx.cand[q[k]].contains(x) {
-                                Some((Digits::single(x) | Digits::single(y), vec![Candidate::new(q[k], x)]))
+                                Some((
+                                    Digits::single(x) | Digits::single(y),
+                                    vec![Candidate::new(q[k], x)],
+                                ))
                             } else {
                                 None
                             }
                         }
                         2 if open == 2 => {
                             // Open cells k, l on one side; their opposite corners hold x, y.
-                            let ks: Vec<usize> = (0..4).filter(|&k| ctx.empty.contains(q[k])).collect();
+                            let ks: Vec<usize> =
+                                (0..4).filter(|&k| ctx.empty.contains(q[k])).collect();
                             let (k, l) = (ks[0], ks[1]);
                             if k + l == 3 {
                                 None // a diagonal
