@@ -190,7 +190,13 @@ impl Search<'_, '_> {
         };
         if covers.len() < self.n {
             for &h in self.ctx.geo.houses_of(x) {
-                if base.contains(&h) || covers.contains(&h) || !self.cover_pool.contains(&h) {
+                // A cover holding a cell already set aside as a fin repeats the branch
+                // that covered that cell instead.
+                if base.contains(&h)
+                    || covers.contains(&h)
+                    || !self.cover_pool.contains(&h)
+                    || !self.cands(h).and(fins.minus(endo)).is_empty()
+                {
                     continue;
                 }
                 covers.push(h);
