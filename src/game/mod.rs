@@ -393,7 +393,8 @@ impl Game {
     /// The candidate grid a hint should work on: the entered digits, narrowed by the
     /// player's pencil marks when every empty cell has some and none excludes the answer.
     pub fn hint_grid(&self) -> Grid {
-        let grid = Grid::from_values(self.puzzle.geometry_arc(), &self.values);
+        let given: Vec<bool> = self.puzzle.givens.iter().map(|&d| d != 0).collect();
+        let grid = Grid::from_values(self.puzzle.geometry_arc(), &self.values).with_givens(&given);
         let all_marked =
             (0..self.values.len()).all(|c| self.values[c] != 0 || !self.marks[c].is_empty());
         if !all_marked || self.solution.is_none() || !self.bad_marks().is_empty() {
@@ -408,7 +409,7 @@ impl Game {
                 }
             })
             .collect();
-        Grid::from_parts(self.puzzle.geometry_arc(), self.values.clone(), cands)
+        Grid::from_parts(self.puzzle.geometry_arc(), self.values.clone(), cands).with_givens(&given)
     }
 
     /// Restores a game from saved parts (see [`save`]).

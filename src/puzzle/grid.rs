@@ -10,6 +10,9 @@ pub struct Grid {
     geometry: Arc<Geometry>,
     values: Vec<u8>,
     candidates: Vec<Digits>,
+    /// Cells whose digit is a given (not placed while solving): avoidable rectangles may
+    /// only use placed ones. Unknown origins count as givens, the safe side.
+    given: Vec<bool>,
 }
 
 impl Grid {
@@ -25,10 +28,12 @@ impl Grid {
             geometry,
             values: vec![0; n],
             candidates: vec![all; n],
+            given: vec![false; n],
         };
         for (c, &d) in values.iter().enumerate().take(n) {
             if d != 0 {
                 grid.place(c, d);
+                grid.given[c] = true;
             }
         }
         grid
@@ -36,11 +41,27 @@ impl Grid {
 
     /// A grid with exactly these values and candidates (no peer cleaning).
     pub fn from_parts(geometry: Arc<Geometry>, values: Vec<u8>, candidates: Vec<Digits>) -> Grid {
+        let given = values.iter().map(|&v| v != 0).collect();
         Grid {
             geometry,
             values,
             candidates,
+            given,
         }
+    }
+
+    /// Marks which placed cells are givens (`given[c]`); the others count as placed while
+    /// solving.
+    pub fn with_givens(mut self, given: &[bool]) -> Grid {
+        for (c, slot) in self.given.iter_mut().enumerate() {
+            *slot = self.values[c] != 0 && given.get(c).copied().unwrap_or(true);
+        }
+        self
+    }
+
+    /// True when the cell's digit is a given.
+    pub fn is_given(&self, cell: Cell) -> bool {
+        self.given.get(cell).copied().unwrap_or(false)
     }
 
     pub fn geometry(&self) -> &Geometry {

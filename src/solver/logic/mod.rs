@@ -4,9 +4,11 @@
 //! Adding a family: one file with `find(ctx, info, sink)` and `explain(step, g, detail)`,
 //! rows in [`techniques`], and one arm in [`find_with`] and [`explain_step`].
 
+pub mod als;
 pub mod cages;
 pub mod chains;
 pub mod coloring;
+pub mod complex_fish;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
@@ -16,6 +18,7 @@ pub mod single_digit;
 pub mod singles;
 pub mod step;
 pub mod subsets;
+pub mod sue_de_coq;
 pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
@@ -293,6 +296,8 @@ pub(crate) struct Cache {
     pub finned_fish: [std::cell::OnceCell<Vec<Step>>; 3],
     /// The implication graph of nice loops and AICs, plain and grouped.
     pub chain_graphs: [std::cell::OnceCell<chains::Graph>; 2],
+    /// Almost locked sets and their links, collected on first use by the ALS family.
+    pub als: std::cell::OnceCell<Arc<als::Index>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -324,6 +329,12 @@ impl<'a> Ctx<'a> {
             empty,
             cache: Cache::default(),
         }
+    }
+
+    /// The position's almost locked sets and their links (built once, shared by the ALS
+    /// techniques).
+    pub fn als_index(&self) -> Arc<als::Index> {
+        Arc::clone(self.cache.als.get_or_init(|| Arc::new(als::Index::build(self))))
     }
 
     /// Empty cells of house `h` holding `d`.
@@ -423,7 +434,9 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Cages => cages::find(ctx, info, sink),
         Family::Forcing => forcing::find(ctx, info, sink),
         Family::Chains => chains::find(ctx, info, sink),
-        Family::Als => ControlFlow::Continue(()),
+        Family::Als => als::find(ctx, info, sink),
+        Family::ComplexFish => complex_fish::find(ctx, info, sink),
+        Family::SueDeCoq => sue_de_coq::find(ctx, info, sink),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -444,7 +457,9 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Cages => cages::explain(step, g, detail),
         Family::Forcing => forcing::explain(step, g, detail),
         Family::Chains => chains::explain(step, g, detail),
-        Family::Als => step.name().to_string(),
+        Family::Als => als::explain(step, g, detail),
+        Family::ComplexFish => fish::explain(step, g, detail),
+        Family::SueDeCoq => sue_de_coq::explain(step, g, detail),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),
@@ -595,6 +610,47 @@ pub(crate) mod testutil {
             .unwrap()
             .unwrap();
         Grid::from_puzzle(&p)
+    }
+
+    /// A grid from a HoDoKu library case: givens (`+` marks a digit placed while solving,
+    /// not given) and deleted candidates (`"436 257"`: 4 from r3c6, 2 from r5c7).
+    pub fn reglib(givens: &str, deleted: &str) -> Grid {
+        let (mut values, mut given, mut plus) = (Vec::new(), Vec::new(), false);
+        for ch in givens.chars() {
+            if ch == '+' {
+                plus = true;
+                continue;
+            }
+            let d = ch.to_digit(10).unwrap_or(0) as u8;
+            values.push(d);
+            given.push(d != 0 && !plus);
+            plus = false;
+        }
+        let geometry = std::sync::Arc::new(crate::geometry::square::standard(9).unwrap());
+        let mut g = Grid::from_values(geometry, &values).with_givens(&given);
+        for item in deleted.split_whitespace() {
+            let b = item.as_bytes();
+            let cell = usize::from(b[1] - b'1') * 9 + usize::from(b[2] - b'1');
+            g.eliminate(cell, b[0] - b'0');
+        }
+        g
+    }
+
+    /// The eliminations of every step of a technique, each in HoDoKu's notation sorted
+    /// (`"436 257"` -> `"257 436"`).
+    pub fn elims(grid: &Grid, id: &str) -> Vec<String> {
+        super::find_all(grid, id)
+            .iter()
+            .map(|s| {
+                let mut v: Vec<String> = s
+                    .eliminations
+                    .iter()
+                    .map(|c| format!("{}{}{}", c.digit, c.cell / 9 + 1, c.cell % 9 + 1))
+                    .collect();
+                v.sort();
+                v.join(" ")
+            })
+            .collect()
     }
 
     /// Sets the candidates of named cells (`"r1c1:17 r1c5:17"`).

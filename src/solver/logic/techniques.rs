@@ -23,6 +23,10 @@ pub enum Family {
     Cages,
     Chains,
     Als,
+    /// Franken and mutant fish: `complex_fish.rs`.
+    ComplexFish,
+    /// Sue de Coq: `sue_de_coq.rs`.
+    SueDeCoq,
     Forcing,
     /// Steps taken from the known solution.
     LastResort,
@@ -283,6 +287,22 @@ static TABLE: &[TechniqueInfo] = &[
         4010,
     ),
     info(
+        "avoidable-rectangle-1",
+        "Avoidable Rectangle Type 1",
+        F::Uniqueness,
+        L::Hard,
+        100,
+        4020,
+    ),
+    info(
+        "avoidable-rectangle-2",
+        "Avoidable Rectangle Type 2",
+        F::Uniqueness,
+        L::Hard,
+        100,
+        4030,
+    ),
+    info(
         "finned-x-wing",
         "Finned X-Wing",
         F::Fish,
@@ -329,6 +349,14 @@ static TABLE: &[TechniqueInfo] = &[
         L::Unfair,
         260,
         4600,
+    ),
+    info(
+        "sue-de-coq",
+        "Sue de Coq",
+        F::SueDeCoq,
+        L::Unfair,
+        250,
+        5300,
     ),
     info(
         "simple-colors-trap",
@@ -382,6 +410,140 @@ static TABLE: &[TechniqueInfo] = &[
         300,
         5660,
     ),
+    info("als-xz", "ALS-XZ", F::Als, L::Unfair, 300, 5700),
+    info("als-xy-wing", "ALS-XY-Wing", F::Als, L::Unfair, 320, 5800),
+    info("als-chain", "ALS-Chain", F::Als, L::Unfair, 340, 5900),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "death-blossom",
+            "Death Blossom",
+            F::Als,
+            L::Unfair,
+            360,
+            6000,
+        )
+    },
+    info(
+        "franken-x-wing",
+        "Franken X-Wing",
+        F::ComplexFish,
+        L::Unfair,
+        300,
+        6100,
+    ),
+    info(
+        "franken-swordfish",
+        "Franken Swordfish",
+        F::ComplexFish,
+        L::Unfair,
+        350,
+        6200,
+    ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "franken-jellyfish",
+            "Franken Jellyfish",
+            F::ComplexFish,
+            L::Unfair,
+            370,
+            6300,
+        )
+    },
+    info(
+        "finned-franken-x-wing",
+        "Finned Franken X-Wing",
+        F::ComplexFish,
+        L::Unfair,
+        390,
+        6700,
+    ),
+    info(
+        "finned-franken-swordfish",
+        "Finned Franken Swordfish",
+        F::ComplexFish,
+        L::Unfair,
+        410,
+        6800,
+    ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-franken-jellyfish",
+            "Finned Franken Jellyfish",
+            F::ComplexFish,
+            L::Unfair,
+            430,
+            6900,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "mutant-x-wing",
+            "Mutant X-Wing",
+            F::ComplexFish,
+            L::Extreme,
+            450,
+            7300,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "mutant-swordfish",
+            "Mutant Swordfish",
+            F::ComplexFish,
+            L::Extreme,
+            450,
+            7400,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "mutant-jellyfish",
+            "Mutant Jellyfish",
+            F::ComplexFish,
+            L::Extreme,
+            450,
+            7500,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-x-wing",
+            "Finned Mutant X-Wing",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            7900,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-swordfish",
+            "Finned Mutant Swordfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8000,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-jellyfish",
+            "Finned Mutant Jellyfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8100,
+        )
+    },
     info(
         "forcing-chain",
         "Forcing Chain",

@@ -14,6 +14,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if let Some(kind) = rectangle_kind(info.id) {
         return rectangle(ctx, info, kind, sink);
     }
+    if let Some(kind) = avoidable_kind(info.id) {
+        return avoidable(ctx, info, kind, sink);
+    }
     if info.id != "bug-plus-1" {
         return ControlFlow::Continue(());
     }
@@ -381,5 +384,183 @@ pub fn explain_rectangle(step: &Step, g: &Geometry, detail: Detail) -> String {
             digit_list(*digits),
             effect_text(g, step)
         ),
+    }
+}
+
+// ---- Avoidable rectangles (types 1 and 2) ----
+
+fn avoidable_kind(id: &str) -> Option<u8> {
+    match id {
+        "avoidable-rectangle-1" => Some(1),
+        "avoidable-rectangle-2" => Some(2),
+        _ => None,
+    }
+}
+
+/// Avoidable rectangles: corners placed by the solver (never givens) could swap their
+/// digits if the rectangle closed on two digits, giving a second solution. Type 1: three
+/// corners hold `a`, `b`, `b` (the `b`s diagonal), so the fourth cannot be `a`. Type 2:
+/// one side holds `a`, `b`; the other side's cells hold `b`+`c` and `a`+`c`, so one of them
+/// is `c` and the cells seeing both lose it.
+fn avoidable(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    kind: u8,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let t = &ctx.t;
+    let (Some(rows), Some(cols)) = (
+        t.lines.iter().find(|(c, _)| *c == LineClass::Row),
+        t.lines.iter().find(|(c, _)| *c == LineClass::Column),
+    ) else {
+        return ControlFlow::Continue(());
+    };
+    let (rows, cols) = (&rows.1, &cols.1);
+    let solved = |c: Cell| ctx.grid.value(c) != 0 && !ctx.grid.is_given(c);
+    // Row-by-column cell table.
+    let table: Vec<Vec<Option<Cell>>> = rows
+        .iter()
+        .map(|&r| {
+            cols.iter()
+                .map(|&c| t.house_sets[r].and(t.house_sets[c]).first())
+                .collect()
+        })
+        .collect();
+    // Per row, bit j: the cell in column j is placed (not given) / empty.
+    let bits = |f: &dyn Fn(Cell) -> bool| -> Vec<u64> {
+        table
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .take(64)
+                    .fold(0u64, |m, (j, c)| match c {
+                        Some(c) if f(*c) => m | 1 << j,
+                        _ => m,
+                    })
+            })
+            .collect()
+    };
+    let placed_bits = bits(&|c| solved(c));
+    let open_bits = bits(&|c| ctx.empty.contains(c));
+    for i in 0..rows.len() {
+        for k in i + 1..rows.len() {
+            let (si, sk) = (placed_bits[i], placed_bits[k]);
+            let usable = (si | open_bits[i]) & (sk | open_bits[k]);
+            if si | sk == 0 || usable.count_ones() < 2 {
+                continue;
+            }
+            for j in 0..cols.len().min(64) {
+                if usable & (1 << j) == 0 {
+                    continue;
+                }
+                for l in j + 1..cols.len().min(64) {
+                    // Two or three placed corners (so one or two open ones).
+                    let m = (1u64 << j) | (1 << l);
+                    let placed = (si & m).count_ones() + (sk & m).count_ones();
+                    if usable & (1 << l) == 0 || !(2..=3).contains(&placed) {
+                        continue;
+                    }
+                    let (Some(a), Some(b), Some(c), Some(d)) =
+                        (table[i][j], table[i][l], table[k][j], table[k][l])
+                    else {
+                        continue;
+                    };
+                    let q = [a, b, c, d];
+                    let open = q.iter().filter(|&&x| ctx.empty.contains(x)).count();
+                    let placed = q.iter().filter(|&&x| solved(x)).count();
+                    // The house scan of `deadly_shape` is the costly part: last.
+                    if open + placed != 4 || !(1..=2).contains(&open) {
+                        continue;
+                    }
+                    let v = |k: usize| ctx.grid.value(q[k]);
+                    let found = match kind {
+                        1 if open == 1 => {
+                            // k empty; its opposite 3-k holds x; the other two hold y.
+                            let k = (0..4).find(|&k| ctx.empty.contains(q[k])).unwrap_or(0);
+                            let (o, s1, s2) = (3 - k, k ^ 1, k ^ 2);
+                            let (x, y) = (v(o), v(s1));
+                            if x != y && v(s2) == y && ctx.cand[q[k]].contains(x) {
+                                Some((
+                                    Digits::single(x) | Digits::single(y),
+                                    vec![Candidate::new(q[k], x)],
+                                ))
+                            } else {
+                                None
+                            }
+                        }
+                        2 if open == 2 => {
+                            // Open cells k, l on one side; their opposite corners hold x, y.
+                            let ks: Vec<usize> =
+                                (0..4).filter(|&k| ctx.empty.contains(q[k])).collect();
+                            let (k, l) = (ks[0], ks[1]);
+                            if k + l == 3 {
+                                None // a diagonal
+                            } else {
+                                // Closing the pattern, q[k] takes its diagonal's digit.
+                                let (dk, dl) = (v(3 - k), v(3 - l));
+                                let (ek, el) = (ctx.cand[q[k]], ctx.cand[q[l]]);
+                                let extra_k = ek.without(Digits::single(dk));
+                                let extra_l = el.without(Digits::single(dl));
+                                match (extra_k.single_digit(), extra_l.single_digit()) {
+                                    (Some(x), Some(y))
+                                        if x == y
+                                            && dk != dl
+                                            && ek.len() == 2
+                                            && el.len() == 2
+                                            && ek.contains(dk)
+                                            && el.contains(dl) =>
+                                    {
+                                        let targets = ctx.seen_by_all(&[q[k], q[l]]);
+                                        Some((
+                                            Digits::single(dk) | Digits::single(dl),
+                                            ctx.elims(targets, x),
+                                        ))
+                                    }
+                                    _ => None,
+                                }
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some((ab, elims)) = found {
+                        if !elims.is_empty() && deadly_shape(ctx, &q) {
+                            sink(ur_step(info, &q, ab, elims))?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+#[cfg(test)]
+mod avoidable_tests {
+    use super::super::testutil::{elims, reglib};
+
+    const AR1: &str = "+6+45.+3..+1.+1+9+3..268.7+2+8+6.14+3.+3+5+21.68...+1+63+8.....87.+2+51+638+712.43.+6+53+4.6..2+126+9.+1+3.+4+8";
+    const AR1_DELETED: &str = "714 717 919 525 945 749 757 957 958 559 759 959";
+
+    #[test]
+    fn avoidable_rectangle_1_keeps_the_fourth_corner_off_the_pattern() {
+        let g = reglib(AR1, AR1_DELETED);
+        assert_eq!(elims(&g, "avoidable-rectangle-1"), ["951"]);
+    }
+
+    #[test]
+    fn avoidable_rectangle_needs_placed_corners_not_givens() {
+        // The same position with every digit a given: the swap would change givens.
+        let g = reglib(&AR1.replace('+', ""), AR1_DELETED);
+        assert!(elims(&g, "avoidable-rectangle-1").is_empty());
+    }
+
+    #[test]
+    fn avoidable_rectangle_2_removes_the_shared_extra_digit() {
+        let g = reglib(
+            "9+8....6+4+7..1..6+9387.6.8+9+5+1+2+1...+3.+476+3+741+6+2+8+5+9+65+8947+12+32.....+3.5+8..25.+7.+4....9.+2.1",
+            "474 494",
+        );
+        assert!(elims(&g, "avoidable-rectangle-2").contains(&"943 972 982".to_string()));
     }
 }

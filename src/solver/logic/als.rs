@@ -1,0 +1,583 @@
+//! Almost locked sets (ALS): `n` cells of one `Complete` house holding `n + 1` digits.
+//! Losing one digit locks the others in. ALS-XZ, ALS-XY-Wing, ALS-Chain and Death
+//! Blossom join such sets by restricted common digits (RCC: a digit whose cells in one set
+//! all see its cells in the other, so at most one set holds it).
+//!
+//! The sets and their RCCs are collected once per position ([`Index`], cached in the
+//! [`Ctx`]) and checked with cell bitsets; chains are searched depth-first under a budget.
+
+use super::step::{and_list, article, cell_list, digit_list, effect_text};
+use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use crate::geometry::{digit_char, Cell, Digits, Geometry};
+use std::ops::ControlFlow;
+
+/// Longest ALS-Chain searched (sets in the chain).
+const MAX_CHAIN: usize = 8;
+/// Chain links tried per chain length before giving up (keeps stuck positions cheap).
+const CHAIN_BUDGET: usize = 50_000;
+/// Petal combinations tried per Death Blossom search.
+const BLOSSOM_BUDGET: usize = 200_000;
+
+/// One almost locked set.
+pub struct Als {
+    pub cells: CellSet,
+    pub list: Vec<Cell>,
+    pub digits: Digits,
+    /// `with[d]`: its cells holding `d` (digits up to 16).
+    with: [CellSet; 17],
+    /// `buddy[d]`: cells seeing every cell of `with[d]` (empty when `d` is not in the set).
+    buddy: [CellSet; 17],
+}
+
+impl Als {
+    fn with(&self, d: u8) -> CellSet {
+        self.with.get(usize::from(d)).copied().unwrap_or_default()
+    }
+    fn buddy(&self, d: u8) -> CellSet {
+        self.buddy.get(usize::from(d)).copied().unwrap_or_default()
+    }
+}
+
+/// Every ALS of a position and the RCCs between disjoint pairs.
+pub struct Index {
+    pub sets: Vec<Als>,
+    /// `links[i]`: `(j, rcc digits)` for every disjoint set `j` sharing an RCC with `i`.
+    pub links: Vec<Vec<(usize, Digits)>>,
+    /// The same for overlapping sets (an RCC never has a candidate in the overlap).
+    pub overlapping: Vec<Vec<(usize, Digits)>>,
+}
+
+impl Index {
+    pub fn build(ctx: &Ctx) -> Index {
+        let mut sets = Vec::new();
+        for (hi, &h) in ctx.t.complete.iter().enumerate() {
+            let cells: Vec<Cell> = ctx.t.house_sets[h].and(ctx.empty).iter().collect();
+            // Subsets of the house's empty cells (at most 2^16 for 16x16 grids).
+            let n = cells.len().min(16);
+            for bits in 1u32..(1u32 << n) {
+                let size = bits.count_ones();
+                if size as usize >= n {
+                    continue;
+                }
+                let mut digits = Digits::EMPTY;
+                let mut set = CellSet::EMPTY;
+                for (k, &c) in cells.iter().enumerate().take(n) {
+                    if bits & (1 << k) != 0 {
+                        digits |= ctx.cand[c];
+                        set.insert(c);
+                    }
+                }
+                // Once only: skip sets an earlier house already holds.
+                if digits.len() != size + 1
+                    || ctx.t.complete[..hi]
+                        .iter()
+                        .any(|&o| set.is_subset(ctx.t.house_sets[o]))
+                {
+                    continue;
+                }
+                let mut with = [CellSet::EMPTY; 17];
+                let mut buddy = [CellSet::EMPTY; 17];
+                for d in digits.iter().filter(|&d| d <= 16) {
+                    let w = set.and(ctx.digit[usize::from(d)]);
+                    let mut b = CellSet([u64::MAX; 4]);
+                    for c in w.iter() {
+                        b = b.and(ctx.t.peers[c]);
+                    }
+                    with[usize::from(d)] = w;
+                    buddy[usize::from(d)] = b.minus(set);
+                }
+                sets.push(Als {
+                    list: set.to_vec(),
+                    cells: set,
+                    digits,
+                    with,
+                    buddy,
+                });
+            }
+        }
+        let mut links = vec![Vec::new(); sets.len()];
+        let mut overlapping = vec![Vec::new(); sets.len()];
+        for i in 0..sets.len() {
+            for j in i + 1..sets.len() {
+                let (a, b) = (&sets[i], &sets[j]);
+                let shared = a.cells.and(b.cells);
+                if shared == a.cells || shared == b.cells {
+                    continue;
+                }
+                let mut rcc = Digits::EMPTY;
+                for x in (a.digits & b.digits).iter() {
+                    // `buddy` excludes the set's own cells, so a candidate in the overlap
+                    // fails the check.
+                    if b.with(x).is_subset(a.buddy(x)) {
+                        rcc.insert(x);
+                    }
+                }
+                if !rcc.is_empty() {
+                    let l = if shared.is_empty() {
+                        &mut links
+                    } else {
+                        &mut overlapping
+                    };
+                    l[i].push((j, rcc));
+                    l[j].push((i, rcc));
+                }
+            }
+        }
+        Index {
+            sets,
+            links,
+            overlapping,
+        }
+    }
+}
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if ctx.t.complete.is_empty() {
+        return ControlFlow::Continue(());
+    }
+    let index = ctx.als_index();
+    match info.id {
+        "als-xz" => xz(ctx, &index, info, sink),
+        "als-xy-wing" => xy_wing(ctx, &index, info, sink),
+        "als-chain" => chain(ctx, &index, info, sink),
+        "death-blossom" => blossom(ctx, &index, info, sink),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
+/// Cells outside `a` and `b` seeing every `z` of both: `z` is true in one of them.
+fn common_elims(ctx: &Ctx, a: &Als, b: &Als, z: u8) -> CellSet {
+    a.buddy(z)
+        .and(b.buddy(z))
+        .and(ctx.digit[usize::from(z)])
+        .minus(a.cells)
+        .minus(b.cells)
+}
+
+fn to_cands(cells: CellSet, d: u8, out: &mut Vec<Candidate>) {
+    out.extend(cells.iter().map(|c| Candidate::new(c, d)));
+}
+
+fn als_step(
+    info: &'static TechniqueInfo,
+    sets: &[&Als],
+    rcc: Vec<u8>,
+    elims: Vec<Candidate>,
+    stem: Option<Cell>,
+) -> Step {
+    let mut step = Step::new(
+        info,
+        Pattern::Als {
+            sets: sets.iter().map(|a| (a.list.clone(), a.digits)).collect(),
+            rcc: rcc.clone(),
+        },
+    )
+    .eliminate(elims);
+    if let Some(s) = stem {
+        step = step.cells(&[s], Role::Pivot);
+    }
+    for (k, a) in sets.iter().enumerate() {
+        let role = if k % 2 == 0 {
+            Role::ColorA
+        } else {
+            Role::ColorB
+        };
+        let others = a
+            .digits
+            .without(Digits(rcc.iter().fold(0, |m, &d| m | 1 << d)));
+        step = step.candidates(&a.list, others, role);
+        for &x in &rcc {
+            step = step.candidates(&a.with(x).to_vec(), Digits::single(x), Role::Pivot);
+        }
+    }
+    step
+}
+
+/// Two sets joined by an RCC `x`: a digit `z` common to both is true in one of them.
+/// Doubly linked (two RCCs): both sets are locked, so every digit goes from the cells
+/// seeing all its candidates in its set (the RCCs from cells seeing them in both).
+fn xz(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for (i, links) in index.links.iter().enumerate() {
+        for &(j, rcc) in links {
+            if j < i {
+                continue;
+            }
+            let (a, b) = (&index.sets[i], &index.sets[j]);
+            let mut elims = Vec::new();
+            for z in (a.digits & b.digits).without(rcc).iter() {
+                to_cands(common_elims(ctx, a, b, z), z, &mut elims);
+            }
+            if rcc.len() >= 2 {
+                for x in rcc.iter() {
+                    to_cands(common_elims(ctx, a, b, x), x, &mut elims);
+                }
+                for s in [a, b] {
+                    let other = if std::ptr::eq(s, a) { b } else { a };
+                    for d in s.digits.without(rcc).iter() {
+                        let t = s.buddy(d).and(ctx.digit[usize::from(d)]).minus(other.cells);
+                        to_cands(t, d, &mut elims);
+                    }
+                }
+            }
+            if !elims.is_empty() {
+                sink(als_step(info, &[a, b], rcc.iter().collect(), elims, None))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A pivot set `c` joined to `a` by RCC `x` and to `b` by RCC `y` (`x != y`): a digit `z`
+/// common to `a` and `b` is true in one of them.
+fn xy_wing(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    for (ci, disjoint) in index.links.iter().enumerate() {
+        let c = &index.sets[ci];
+        // Wings may overlap each other or the pivot (never on a linking digit).
+        let links: Vec<(usize, Digits)> = disjoint
+            .iter()
+            .chain(&index.overlapping[ci])
+            .copied()
+            .collect();
+        for (p, &(ai, rx)) in links.iter().enumerate() {
+            for &(bi, ry) in &links[p + 1..] {
+                let (a, b) = (&index.sets[ai], &index.sets[bi]);
+                let shared = a.cells.and(b.cells);
+                if shared == a.cells || shared == b.cells {
+                    continue;
+                }
+                for x in rx.iter() {
+                    for y in ry.iter() {
+                        if x == y {
+                            continue;
+                        }
+                        let mut elims = Vec::new();
+                        let zs =
+                            (a.digits & b.digits).without(Digits::single(x) | Digits::single(y));
+                        for z in zs.iter() {
+                            to_cands(common_elims(ctx, a, b, z), z, &mut elims);
+                        }
+                        if !elims.is_empty() {
+                            sink(als_step(info, &[a, c, b], vec![x, y], elims, None))?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A chain of three or more disjoint sets, each joined to the next by an RCC different
+/// from the previous one: if `z` is not in the first set, every set in turn is locked
+/// and `z` is in the last one.
+fn chain(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
+    // Iterative deepening: every shorter chain first, each length under its own budget.
+    for len in 3..=MAX_CHAIN {
+        let mut budget = CHAIN_BUDGET;
+        for start in 0..index.sets.len() {
+            path.clear();
+            path.push((start, 0));
+            let used = index.sets[start].cells;
+            chain_rec(ctx, index, info, &mut path, len, used, &mut budget, sink)?;
+            if budget == 0 {
+                break;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn chain_rec(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    path: &mut Vec<(usize, u8)>,
+    len: usize,
+    used: CellSet,
+    budget: &mut usize,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let &(cur, last) = path.last().expect("path starts non-empty");
+    for &(next, rcc) in &index.links[cur] {
+        if *budget == 0 {
+            return ControlFlow::Continue(());
+        }
+        *budget -= 1;
+        let n = &index.sets[next];
+        if !n.cells.and(used).is_empty() {
+            continue;
+        }
+        for x in rcc.iter() {
+            if x == last {
+                continue;
+            }
+            path.push((next, x));
+            if path.len() == len {
+                let first = &index.sets[path[0].0];
+                let x1 = path[1].1;
+                let mut elims = Vec::new();
+                let zs = (first.digits & n.digits).without(Digits::single(x1) | Digits::single(x));
+                for z in zs.iter() {
+                    to_cands(common_elims(ctx, first, n, z), z, &mut elims);
+                }
+                if !elims.is_empty() {
+                    let sets: Vec<&Als> = path.iter().map(|&(k, _)| &index.sets[k]).collect();
+                    let rccs: Vec<u8> = path[1..].iter().map(|&(_, d)| d).collect();
+                    sink(als_step(info, &sets, rccs, elims, None))?;
+                }
+            }
+            if path.len() < len {
+                chain_rec(ctx, index, info, path, len, used.or(n.cells), budget, sink)?;
+            }
+            path.pop();
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// A stem cell whose every candidate `d` has a petal: a set holding `d` only in cells
+/// seeing the stem. Whichever digit the stem takes locks one petal, so a digit `z` in
+/// every petal (not in the stem) is true in one of them.
+fn blossom(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let mut budget = BLOSSOM_BUDGET;
+    for stem in ctx.empty.iter() {
+        let sd = ctx.cand[stem];
+        if sd.len() < 2 || sd.len() > 4 {
+            continue;
+        }
+        let peers = ctx.t.peers[stem];
+        let digits: Vec<u8> = sd.iter().collect();
+        let petals: Vec<Vec<usize>> = digits
+            .iter()
+            .map(|&d| {
+                (0..index.sets.len())
+                    .filter(|&k| {
+                        let a = &index.sets[k];
+                        a.digits.contains(d)
+                            && !a.cells.contains(stem)
+                            && a.with(d).is_subset(peers)
+                            && !a.digits.without(sd).is_empty()
+                    })
+                    .collect()
+            })
+            .collect();
+        if petals.iter().any(|p| p.is_empty()) {
+            continue;
+        }
+        let mut chosen = Vec::with_capacity(digits.len());
+        petal_rec(
+            ctx,
+            index,
+            info,
+            stem,
+            &digits,
+            &petals,
+            &mut chosen,
+            CellSet::EMPTY,
+            Digits(u16::MAX).without(sd),
+            &mut budget,
+            sink,
+        )?;
+        if budget == 0 {
+            break;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn petal_rec(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    stem: Cell,
+    digits: &[u8],
+    petals: &[Vec<usize>],
+    chosen: &mut Vec<usize>,
+    used: CellSet,
+    common: Digits,
+    budget: &mut usize,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let k = chosen.len();
+    if k == digits.len() {
+        let mut elims = Vec::new();
+        for z in common.iter() {
+            let mut t = ctx.digit[usize::from(z)].minus(used);
+            t.remove(stem);
+            for &p in chosen.iter() {
+                t = t.and(index.sets[p].buddy(z));
+            }
+            to_cands(t, z, &mut elims);
+        }
+        if !elims.is_empty() {
+            let sets: Vec<&Als> = chosen.iter().map(|&p| &index.sets[p]).collect();
+            return sink(als_step(info, &sets, digits.to_vec(), elims, Some(stem)));
+        }
+        return ControlFlow::Continue(());
+    }
+    for &p in &petals[k] {
+        if *budget == 0 {
+            return ControlFlow::Continue(());
+        }
+        *budget -= 1;
+        let a = &index.sets[p];
+        // Petals may overlap: each still holds `z` once its digit is gone.
+        let common2 = common & a.digits;
+        if common2.is_empty() || a.cells.is_subset(used) {
+            continue;
+        }
+        chosen.push(p);
+        petal_rec(
+            ctx,
+            index,
+            info,
+            stem,
+            digits,
+            petals,
+            chosen,
+            used.or(a.cells),
+            common2,
+            budget,
+            sink,
+        )?;
+        chosen.pop();
+    }
+    ControlFlow::Continue(())
+}
+
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Als { sets, rcc } = &step.pattern else {
+        return step.name().to_string();
+    };
+    let described: Vec<String> = sets
+        .iter()
+        .map(|(cells, digits)| format!("{} ({})", cell_list(g, cells), digit_list(*digits)))
+        .collect();
+    let rccs: Vec<String> = rcc.iter().map(|&d| digit_char(d).to_string()).collect();
+    let stem = step
+        .highlights
+        .iter()
+        .find_map(|h| match (h.role, h.target) {
+            (Role::Pivot, super::Target::Cell(c)) => Some(c),
+            _ => None,
+        });
+    match detail {
+        Detail::Nudge => {
+            let mut cells: Vec<Cell> = sets.iter().flat_map(|(c, _)| c.iter().copied()).collect();
+            cells.extend(stem);
+            cells.sort_unstable();
+            cells.dedup();
+            format!("Look at {}", cell_list(g, &cells))
+        }
+        Detail::Technique => format!(
+            "There is {} {}: almost locked sets (n cells, n+1 digits) joined by digits that \
+             only one of them can hold",
+            article(step.name()),
+            step.name()
+        ),
+        Detail::Full => {
+            let why = match (stem, step.id()) {
+                (Some(s), _) => format!(
+                    "whichever of {} goes in the stem {}, the set holding it as well loses it \
+                     and is locked",
+                    and_list(&rccs),
+                    g.cell_name(s)
+                ),
+                (None, "als-xz") if rcc.len() >= 2 => format!(
+                    "{} can each be in only one of them, so both sets are locked",
+                    and_list(&rccs)
+                ),
+                _ => format!(
+                    "the linking digits {} can each be in only one of two neighbouring sets, so \
+                     if the first set lacks a digit the last one holds it",
+                    and_list(&rccs)
+                ),
+            };
+            format!(
+                "{}: almost locked sets {}; {}: {}",
+                step.name(),
+                and_list(&described),
+                why,
+                effect_text(g, step)
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+    use super::super::{find_all, Detail};
+
+    // Positions from HoDoKu's regression library (one instance of the technique each).
+
+    #[test]
+    fn als_xz_removes_the_common_digit() {
+        let g = reglib(
+            ".24.6.+7..5.74.9.1.....+7......+5.9+4+87+14+7.+6.85.3..8..7.6.+7......46.+46..3.+57.5.7+4+61..",
+            "314 819 225 134 237 937 238 938 239 839 269 372 972 973 274 291 891 999",
+        );
+        assert!(elims(&g, "als-xz").contains(&"327".to_string()));
+        let step = find_all(&g, "als-xz").into_iter().next().unwrap();
+        let text = step.explain(g.geometry(), Detail::Full);
+        assert!(text.starts_with("ALS-XZ: almost locked sets"), "{text}");
+        assert!(step
+            .explain(g.geometry(), Detail::Nudge)
+            .starts_with("Look at r"));
+    }
+
+    #[test]
+    fn doubly_linked_als_xz_locks_both_sets() {
+        let g = reglib(
+            "...2..8.4...9..3.11........5..3.6.1.....4.........8....846351.....7...5..25......",
+            "711 621 721 532 534 535 637 639 351 651 751 951 156 258 658 758 958 361 661 761 961 165 565 268 668 768 968 185 186 287 289 194 698 798 998",
+        );
+        assert!(elims(&g, "als-xz")
+            .contains(&"221 243 253 263 359 369 398 462 467 853 859".to_string()));
+    }
+
+    #[test]
+    fn als_xy_wing_joins_two_sets_through_a_pivot() {
+        let g = reglib(
+            "9....7.68+72....9+43..4....+7+52+7....4+8+9.6+9+78...28.39..71+6.....5.973.76....1+5...+7...+4",
+            "114 514 115 515 123 523 134 135 136 356 173 277 287 193 297",
+        );
+        assert!(elims(&g, "als-xy-wing").contains(&"824".to_string()));
+    }
+
+    #[test]
+    fn als_chain_removes_the_digit_of_both_ends() {
+        let g = reglib(
+            "..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..",
+            "212 412 914 932 533 934 939 277 677 977 582 984 289 689 989",
+        );
+        assert!(elims(&g, "als-chain").contains(&"611 911 912 927".to_string()));
+    }
+
+    #[test]
+    fn death_blossom_petals_share_a_digit() {
+        let g = reglib(
+            "8+7+14..6..5+42...7..+93+6+8+57+42+1.28.7.+3.....3.6+2....+3+21.54..1.7..+93.+3.9...8+72.+87..3+1.4",
+            "915 919 924 929 641 946 948 958 959 669 475 675 476 584 694",
+        );
+        assert!(elims(&g, "death-blossom").contains(&"966".to_string()));
+    }
+}

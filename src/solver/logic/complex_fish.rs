@@ -1,0 +1,346 @@
+//! Franken and mutant fish (with fins), up to size 4: base and cover sets taken from any
+//! `Complete` houses, not only two classes of parallel lines.
+//!
+//! n base houses hold the digit n times (in distinct cells unless a cell lies in two base
+//! houses: an endo fin); if every base candidate outside the fins lies in the n cover
+//! houses, each cover holds one of them, so the covers' other candidates go (and base
+//! candidates in two covers: cannibalism). With fins, only targets seeing every fin go.
+//! Franken: bases from one line class plus boxes, covers from another plus boxes; mutant:
+//! anything else that is not a basic fish.
+
+use super::{CellSet, Ctx, Pattern, Role, Sink, Step, TechniqueInfo};
+use crate::geometry::{Cell, Digits, HouseId};
+use std::ops::ControlFlow;
+
+/// HoDoKu's defaults: at most five fins, two of them endo fins.
+const MAX_FINS: u32 = 5;
+const MAX_ENDO: u32 = 2;
+/// Cover-search nodes per digit, technique and position for the techniques the solver
+/// tries by default (keeps stuck positions cheap); the others are only run on request.
+const BUDGET: usize = 100_000;
+const BUDGET_ON_REQUEST: usize = 5_000_000;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Franken,
+    Mutant,
+}
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let (n, finned, kind) = match info.id {
+        "franken-x-wing" => (2, false, Kind::Franken),
+        "franken-swordfish" => (3, false, Kind::Franken),
+        "franken-jellyfish" => (4, false, Kind::Franken),
+        "finned-franken-x-wing" => (2, true, Kind::Franken),
+        "finned-franken-swordfish" => (3, true, Kind::Franken),
+        "finned-franken-jellyfish" => (4, true, Kind::Franken),
+        "mutant-x-wing" => (2, false, Kind::Mutant),
+        "mutant-swordfish" => (3, false, Kind::Mutant),
+        "mutant-jellyfish" => (4, false, Kind::Mutant),
+        "finned-mutant-x-wing" => (2, true, Kind::Mutant),
+        "finned-mutant-swordfish" => (3, true, Kind::Mutant),
+        "finned-mutant-jellyfish" => (4, true, Kind::Mutant),
+        _ => return ControlFlow::Continue(()),
+    };
+    // Franken needs two line classes; the line classes and blocks come from the tables.
+    let classes: Vec<_> = ctx.t.lines.iter().map(|(c, _)| *c).collect();
+    let blocks: Vec<HouseId> = ctx
+        .t
+        .complete
+        .iter()
+        .copied()
+        .filter(|&h| ctx.t.line_class[h].is_none())
+        .collect();
+    let budget = std::cell::Cell::new(0);
+    for digit in 1..=ctx.geo.max_digit() {
+        budget.set(if info.enabled {
+            BUDGET
+        } else {
+            BUDGET_ON_REQUEST
+        });
+        let all = ctx.digit[usize::from(digit)];
+        if all.is_empty() {
+            continue;
+        }
+        let useful = |h: &HouseId| !ctx.where_in(*h, digit).is_empty();
+        let pools: Vec<(Vec<HouseId>, Vec<HouseId>)> = match kind {
+            Kind::Franken => {
+                let mut v = Vec::new();
+                for (i, (_, a)) in ctx.t.lines.iter().enumerate() {
+                    for (j, (_, b)) in ctx.t.lines.iter().enumerate() {
+                        if i != j {
+                            let base = a.iter().chain(&blocks).copied().filter(useful).collect();
+                            let cover = b.iter().chain(&blocks).copied().filter(useful).collect();
+                            v.push((base, cover));
+                        }
+                    }
+                }
+                v
+            }
+            Kind::Mutant => {
+                let every: Vec<HouseId> = ctx.t.complete.iter().copied().filter(useful).collect();
+                vec![(every.clone(), every)]
+            }
+        };
+        let _ = &classes;
+        for (base_pool, cover_pool) in &pools {
+            let s = Search {
+                ctx,
+                info,
+                digit,
+                n,
+                finned,
+                kind,
+                all,
+                cover_pool,
+                blocks: &blocks,
+                budget: &budget,
+            };
+            let mut base = Vec::with_capacity(n);
+            s.bases(
+                base_pool,
+                0,
+                &mut base,
+                CellSet::EMPTY,
+                CellSet::EMPTY,
+                sink,
+            )?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+struct Search<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    n: usize,
+    finned: bool,
+    kind: Kind,
+    all: CellSet,
+    cover_pool: &'a [HouseId],
+    blocks: &'a [HouseId],
+    budget: &'a std::cell::Cell<usize>,
+}
+
+impl Search<'_, '_> {
+    fn cands(&self, h: HouseId) -> CellSet {
+        self.ctx.t.house_sets[h].and(self.all)
+    }
+
+    fn bases(
+        &self,
+        pool: &[HouseId],
+        from: usize,
+        base: &mut Vec<HouseId>,
+        union: CellSet,
+        endo: CellSet,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        if base.len() == self.n {
+            let mut covers = Vec::with_capacity(self.n);
+            return self.covers(base, union, endo, &mut covers, CellSet::EMPTY, endo, sink);
+        }
+        for i in from..pool.len() {
+            let h = pool[i];
+            let c = self.cands(h);
+            let e = endo.or(union.and(c));
+            if e.len() > if self.finned { MAX_ENDO } else { 0 } {
+                continue;
+            }
+            if !e.is_empty() {
+                let mut seen = self.all.minus(union.or(c));
+                for f in e.iter() {
+                    seen = seen.and(self.ctx.t.peers[f]);
+                }
+                if seen.is_empty() {
+                    continue;
+                }
+            }
+            base.push(h);
+            self.bases(pool, i + 1, base, union.or(c), e, sink)?;
+            base.pop();
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Covers the first uncovered base candidate by each cover house holding it, or (finned)
+    /// declares it a fin.
+    #[allow(clippy::too_many_arguments)]
+    fn covers(
+        &self,
+        base: &[HouseId],
+        union: CellSet,
+        endo: CellSet,
+        covers: &mut Vec<HouseId>,
+        covered: CellSet,
+        fins: CellSet,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        match self.budget.get() {
+            0 => return ControlFlow::Continue(()),
+            b => self.budget.set(b - 1),
+        }
+        let open = union.minus(covered).minus(fins).first();
+        let Some(x) = open else {
+            if covers.len() == self.n {
+                return self.leaf(base, union, endo, covers, covered, sink);
+            }
+            return ControlFlow::Continue(());
+        };
+        if covers.len() < self.n {
+            for &h in self.ctx.geo.houses_of(x) {
+                // A cover holding a cell already set aside as a fin repeats the branch
+                // that covered that cell instead.
+                if base.contains(&h)
+                    || covers.contains(&h)
+                    || !self.cover_pool.contains(&h)
+                    || !self.cands(h).and(fins.minus(endo)).is_empty()
+                {
+                    continue;
+                }
+                covers.push(h);
+                let cov = covered.or(self.cands(h));
+                self.covers(base, union, endo, covers, cov, fins, sink)?;
+                covers.pop();
+            }
+        }
+        if self.finned && fins.len() < MAX_FINS {
+            let mut f = fins;
+            f.insert(x);
+            // Targets (outside the base; cannibal ones are left out here) must see every
+            // fin: stop as soon as no candidate does.
+            let mut seen = self.all.minus(union);
+            for c in f.iter() {
+                seen = seen.and(self.ctx.t.peers[c]);
+            }
+            if !seen.is_empty() {
+                self.covers(base, union, endo, covers, covered, f, sink)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn leaf(
+        &self,
+        base: &[HouseId],
+        union: CellSet,
+        endo: CellSet,
+        covers: &[HouseId],
+        covered: CellSet,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        // Fins are what the covers miss, plus endo fins; a fin branch that a later cover
+        // covered anyway is the same fish as the branch covering it.
+        let fins = union.minus(covered).or(endo);
+        if self.finned == fins.is_empty() || !self.classified(base, covers) {
+            return ControlFlow::Continue(());
+        }
+        let mut twice = CellSet::EMPTY;
+        let mut seen = CellSet::EMPTY;
+        for &h in covers {
+            let c = self.cands(h);
+            twice = twice.or(seen.and(c));
+            seen = seen.or(c);
+        }
+        let mut targets = covered.minus(union).or(twice.and(union).minus(fins));
+        for f in fins.iter() {
+            targets = targets.and(self.ctx.t.peers[f]);
+        }
+        if targets.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let fin_list = fins.to_vec();
+        let mut step = Step::new(
+            self.info,
+            Pattern::Fish {
+                digit: self.digit,
+                base: base.to_vec(),
+                cover: covers.to_vec(),
+                fins: fin_list.clone(),
+            },
+        )
+        .eliminate(self.ctx.elims(targets, self.digit));
+        for &h in base {
+            step = step.house(h, Role::Base);
+        }
+        for &h in covers {
+            step = step.house(h, Role::Cover);
+        }
+        let body: Vec<Cell> = union.minus(fins).to_vec();
+        let d = Digits::single(self.digit);
+        sink(
+            step.candidates(&body, d, Role::Defining)
+                .candidates(&fin_list, d, Role::Fin),
+        )
+    }
+
+    /// Franken: bases in one line class plus blocks, covers in another plus blocks, and
+    /// not a basic fish; mutant: neither.
+    fn classified(&self, base: &[HouseId], covers: &[HouseId]) -> bool {
+        let t = &self.ctx.t;
+        let class_of = |hs: &[HouseId]| -> (Option<Option<super::LineClass>>, bool) {
+            // (the single line class used, if any; whether a block is used)
+            let mut cls: Option<Option<super::LineClass>> = None;
+            let mut block = false;
+            for &h in hs {
+                match t.line_class[h] {
+                    None => block = true,
+                    Some(c) => match cls {
+                        None => cls = Some(Some(c)),
+                        Some(Some(o)) if o == c => {}
+                        _ => cls = Some(None),
+                    },
+                }
+            }
+            (cls, block)
+        };
+        let _ = self.blocks;
+        let (bc, bb) = class_of(base);
+        let (cc, cb) = class_of(covers);
+        let mixed = matches!(bc, Some(None)) || matches!(cc, Some(None));
+        let same = matches!((bc, cc), (Some(Some(a)), Some(Some(b))) if a == b);
+        let franken = !mixed && !same && (bb || cb);
+        match self.kind {
+            Kind::Franken => franken,
+            Kind::Mutant => {
+                let basic = !bb && !cb && !mixed && !same;
+                !franken && !basic
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+
+    #[test]
+    fn franken_swordfish_uses_a_box_as_a_cover() {
+        let g = reglib(
+            ".6.8.27352.76354.8385.7.26.5.6.8.3.7..876315.73.25.6848.2..657.65...78..173528946",
+            "415 136 442 144 952 474 184 484",
+        );
+        assert!(elims(&g, "franken-swordfish").contains(&"913".to_string()));
+        // Not a basic fish: the basic search finds nothing there.
+        assert!(!elims(&g, "swordfish").contains(&"913".to_string()));
+    }
+
+    #[test]
+    fn finned_franken_x_wing_hits_only_cells_seeing_the_fin() {
+        let g = reglib(
+            "4.392..5659...6...6..85..4.1.5.9846.9.426.5...6.5.4...25...9683849632715..6.85294",
+            "328 829 759 367 867 269 769",
+        );
+        assert!(elims(&g, "finned-franken-x-wing").contains(&"129".to_string()));
+    }
+
+    #[test]
+    fn finned_mutant_jellyfish() {
+        let g = reglib(
+            "....27.3+9+3.164+9+2...9+2..+5..+6+13.9...28+9.8..+26+1..+25..13+9...+9+2.8.5+3.....39622.+3.+9...1",
+            "447 772 781 782 792 892",
+        );
+        assert!(elims(&g, "finned-mutant-jellyfish").contains(&"417".to_string()));
+    }
+}
