@@ -50,20 +50,26 @@ pub struct Index {
 impl Index {
     pub fn build(ctx: &Ctx) -> Index {
         let mut sets = Vec::new();
+        // Candidates of each subset, from the subset without its lowest cell.
+        let mut union: Vec<u16> = Vec::new();
         for (hi, &h) in ctx.t.complete.iter().enumerate() {
             let cells: Vec<Cell> = ctx.t.house_sets[h].and(ctx.empty).iter().collect();
             // Subsets of the house's empty cells (at most 2^16 for 16x16 grids).
             let n = cells.len().min(16);
+            union.clear();
+            union.resize(1 << n, 0);
             for bits in 1u32..(1u32 << n) {
+                let low = bits.trailing_zeros() as usize;
+                let u = union[(bits & (bits - 1)) as usize] | ctx.cand[cells[low]].0;
+                union[bits as usize] = u;
                 let size = bits.count_ones();
-                if size as usize >= n {
+                if size as usize >= n || u.count_ones() != size + 1 {
                     continue;
                 }
-                let mut digits = Digits::EMPTY;
+                let digits = Digits(u);
                 let mut set = CellSet::EMPTY;
                 for (k, &c) in cells.iter().enumerate().take(n) {
                     if bits & (1 << k) != 0 {
-                        digits |= ctx.cand[c];
                         set.insert(c);
                     }
                 }
@@ -100,15 +106,21 @@ impl Index {
         for i in 0..sets.len() {
             for j in i + 1..sets.len() {
                 let (a, b) = (&sets[i], &sets[j]);
+                // No common digit, no RCC (checked first: it is the cheapest test).
+                let common = a.digits & b.digits;
+                if common.is_empty() {
+                    continue;
+                }
                 let shared = a.cells.and(b.cells);
                 if shared == a.cells || shared == b.cells {
                     continue;
                 }
                 let mut rcc = Digits::EMPTY;
-                for x in (a.digits & b.digits).iter() {
+                for x in common.iter() {
                     // `buddy` excludes the set's own cells, so a candidate in the overlap
-                    // fails the check.
-                    if b.with(x).is_subset(a.buddy(x)) {
+                    // fails the check. (Digits are 1..=16: the arrays have 17 slots.)
+                    let x_ = usize::from(x);
+                    if b.with[x_].is_subset(a.buddy[x_]) {
                         rcc.insert(x);
                     }
                 }
