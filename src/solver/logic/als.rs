@@ -41,6 +41,9 @@ impl Als {
 /// Every ALS of a position and the RCCs between disjoint pairs.
 pub struct Index {
     pub sets: Vec<Als>,
+    /// The sets' cells, packed apart from the large `Als` records: the pair and chain
+    /// loops test them for every link.
+    pub cells: Vec<CellSet>,
     /// `links[i]`: `(j, rcc digits)` for every disjoint set `j` sharing an RCC with `i`.
     pub links: Vec<Vec<(usize, Digits)>>,
     /// The same for overlapping sets (an RCC never has a candidate in the overlap).
@@ -103,18 +106,20 @@ impl Index {
         }
         let mut links = vec![Vec::new(); sets.len()];
         let mut overlapping = vec![Vec::new(); sets.len()];
+        let cells: Vec<CellSet> = sets.iter().map(|a| a.cells).collect();
+        let digits: Vec<Digits> = sets.iter().map(|a| a.digits).collect();
         for i in 0..sets.len() {
             for j in i + 1..sets.len() {
-                let (a, b) = (&sets[i], &sets[j]);
                 // No common digit, no RCC (checked first: it is the cheapest test).
-                let common = a.digits & b.digits;
+                let common = digits[i] & digits[j];
                 if common.is_empty() {
                     continue;
                 }
-                let shared = a.cells.and(b.cells);
-                if shared == a.cells || shared == b.cells {
+                let shared = cells[i].and(cells[j]);
+                if shared == cells[i] || shared == cells[j] {
                     continue;
                 }
+                let (a, b) = (&sets[i], &sets[j]);
                 let mut rcc = Digits::EMPTY;
                 for x in common.iter() {
                     // `buddy` excludes the set's own cells, so a candidate in the overlap
@@ -137,6 +142,7 @@ impl Index {
         }
         Index {
             sets,
+            cells,
             links,
             overlapping,
         }
@@ -327,10 +333,10 @@ fn chain_rec(
             return ControlFlow::Continue(());
         }
         *budget -= 1;
-        let n = &index.sets[next];
-        if !n.cells.and(used).is_empty() {
+        if !index.cells[next].and(used).is_empty() {
             continue;
         }
+        let n = &index.sets[next];
         for x in rcc.iter() {
             if x == last {
                 continue;
