@@ -41,6 +41,9 @@ impl Als {
 /// Every ALS of a position and the RCCs between disjoint pairs.
 pub struct Index {
     pub sets: Vec<Als>,
+    /// The sets' cells, packed apart from the large `Als` records: the pair and chain
+    /// loops test them for every link.
+    pub cells: Vec<CellSet>,
     /// `links[i]`: `(j, rcc digits)` for every disjoint set `j` sharing an RCC with `i`.
     pub links: Vec<Vec<(usize, Digits)>>,
     /// The same for overlapping sets (an RCC never has a candidate in the overlap).
@@ -50,20 +53,26 @@ pub struct Index {
 impl Index {
     pub fn build(ctx: &Ctx) -> Index {
         let mut sets = Vec::new();
+        // Candidates of each subset, from the subset without its lowest cell.
+        let mut union: Vec<u16> = Vec::new();
         for (hi, &h) in ctx.t.complete.iter().enumerate() {
             let cells: Vec<Cell> = ctx.t.house_sets[h].and(ctx.empty).iter().collect();
             // Subsets of the house's empty cells (at most 2^16 for 16x16 grids).
             let n = cells.len().min(16);
+            union.clear();
+            union.resize(1 << n, 0);
             for bits in 1u32..(1u32 << n) {
+                let low = bits.trailing_zeros() as usize;
+                let u = union[(bits & (bits - 1)) as usize] | ctx.cand[cells[low]].0;
+                union[bits as usize] = u;
                 let size = bits.count_ones();
-                if size as usize >= n {
+                if size as usize >= n || u.count_ones() != size + 1 {
                     continue;
                 }
-                let mut digits = Digits::EMPTY;
+                let digits = Digits(u);
                 let mut set = CellSet::EMPTY;
                 for (k, &c) in cells.iter().enumerate().take(n) {
                     if bits & (1 << k) != 0 {
-                        digits |= ctx.cand[c];
                         set.insert(c);
                     }
                 }
@@ -97,18 +106,26 @@ impl Index {
         }
         let mut links = vec![Vec::new(); sets.len()];
         let mut overlapping = vec![Vec::new(); sets.len()];
+        let cells: Vec<CellSet> = sets.iter().map(|a| a.cells).collect();
+        let digits: Vec<Digits> = sets.iter().map(|a| a.digits).collect();
         for i in 0..sets.len() {
             for j in i + 1..sets.len() {
-                let (a, b) = (&sets[i], &sets[j]);
-                let shared = a.cells.and(b.cells);
-                if shared == a.cells || shared == b.cells {
+                // No common digit, no RCC (checked first: it is the cheapest test).
+                let common = digits[i] & digits[j];
+                if common.is_empty() {
                     continue;
                 }
+                let shared = cells[i].and(cells[j]);
+                if shared == cells[i] || shared == cells[j] {
+                    continue;
+                }
+                let (a, b) = (&sets[i], &sets[j]);
                 let mut rcc = Digits::EMPTY;
-                for x in (a.digits & b.digits).iter() {
+                for x in common.iter() {
                     // `buddy` excludes the set's own cells, so a candidate in the overlap
-                    // fails the check.
-                    if b.with(x).is_subset(a.buddy(x)) {
+                    // fails the check. (Digits are 1..=16: the arrays have 17 slots.)
+                    let x_ = usize::from(x);
+                    if b.with[x_].is_subset(a.buddy[x_]) {
                         rcc.insert(x);
                     }
                 }
@@ -125,6 +142,7 @@ impl Index {
         }
         Index {
             sets,
+            cells,
             links,
             overlapping,
         }
@@ -315,10 +333,10 @@ fn chain_rec(
             return ControlFlow::Continue(());
         }
         *budget -= 1;
-        let n = &index.sets[next];
-        if !n.cells.and(used).is_empty() {
+        if !index.cells[next].and(used).is_empty() {
             continue;
         }
+        let n = &index.sets[next];
         for x in rcc.iter() {
             if x == last {
                 continue;

@@ -63,6 +63,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             continue;
         }
         let useful = |h: &HouseId| !ctx.where_in(*h, digit).is_empty();
+        // The digit's candidates per house, looked up at every node of the cover search.
+        let cands: Vec<CellSet> = ctx.t.house_sets.iter().map(|s| s.and(all)).collect();
         let pools: Vec<(Vec<HouseId>, Vec<HouseId>)> = match kind {
             Kind::Franken => {
                 let mut v = Vec::new();
@@ -83,7 +85,12 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             }
         };
         let _ = &classes;
+        let mut in_pool = vec![false; ctx.t.house_sets.len()];
         for (base_pool, cover_pool) in &pools {
+            in_pool.iter_mut().for_each(|x| *x = false);
+            for &h in cover_pool {
+                in_pool[h] = true;
+            }
             let s = Search {
                 ctx,
                 info,
@@ -92,7 +99,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 finned,
                 kind,
                 all,
-                cover_pool,
+                in_pool: &in_pool,
+                cands: &cands,
                 blocks: &blocks,
                 budget: &budget,
             };
@@ -110,6 +118,14 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     ControlFlow::Continue(())
 }
 
+/// The fins so far and the non-base candidates that see all of them (kept along the
+/// search so that adding a fin costs one intersection).
+#[derive(Clone, Copy)]
+struct Fins {
+    set: CellSet,
+    seen: CellSet,
+}
+
 struct Search<'a, 'c> {
     ctx: &'a Ctx<'c>,
     info: &'static TechniqueInfo,
@@ -118,14 +134,17 @@ struct Search<'a, 'c> {
     finned: bool,
     kind: Kind,
     all: CellSet,
-    cover_pool: &'a [HouseId],
+    /// Cover pool membership by house id.
+    in_pool: &'a [bool],
+    cands: &'a [CellSet],
     blocks: &'a [HouseId],
     budget: &'a std::cell::Cell<usize>,
 }
 
 impl Search<'_, '_> {
+    #[inline]
     fn cands(&self, h: HouseId) -> CellSet {
-        self.ctx.t.house_sets[h].and(self.all)
+        self.cands[h]
     }
 
     fn bases(
@@ -139,7 +158,12 @@ impl Search<'_, '_> {
     ) -> ControlFlow<()> {
         if base.len() == self.n {
             let mut covers = Vec::with_capacity(self.n);
-            return self.covers(base, union, endo, &mut covers, CellSet::EMPTY, endo, sink);
+            let mut seen = self.all.minus(union);
+            for c in endo.iter() {
+                seen = seen.and(self.ctx.t.peers[c]);
+            }
+            let fins = Fins { set: endo, seen };
+            return self.covers(base, union, endo, &mut covers, CellSet::EMPTY, fins, sink);
         }
         for i in from..pool.len() {
             let h = pool[i];
@@ -174,9 +198,10 @@ impl Search<'_, '_> {
         endo: CellSet,
         covers: &mut Vec<HouseId>,
         covered: CellSet,
-        fins: CellSet,
+        fin: Fins,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
+        let fins = fin.set;
         match self.budget.get() {
             0 => return ControlFlow::Continue(()),
             b => self.budget.set(b - 1),
@@ -194,14 +219,14 @@ impl Search<'_, '_> {
                 // that covered that cell instead.
                 if base.contains(&h)
                     || covers.contains(&h)
-                    || !self.cover_pool.contains(&h)
+                    || !self.in_pool[h]
                     || !self.cands(h).and(fins.minus(endo)).is_empty()
                 {
                     continue;
                 }
                 covers.push(h);
                 let cov = covered.or(self.cands(h));
-                self.covers(base, union, endo, covers, cov, fins, sink)?;
+                self.covers(base, union, endo, covers, cov, fin, sink)?;
                 covers.pop();
             }
         }
@@ -210,12 +235,10 @@ impl Search<'_, '_> {
             f.insert(x);
             // Targets (outside the base; cannibal ones are left out here) must see every
             // fin: stop as soon as no candidate does.
-            let mut seen = self.all.minus(union);
-            for c in f.iter() {
-                seen = seen.and(self.ctx.t.peers[c]);
-            }
+            let seen = fin.seen.and(self.ctx.t.peers[x]);
             if !seen.is_empty() {
-                self.covers(base, union, endo, covers, covered, f, sink)?;
+                let next = Fins { set: f, seen };
+                self.covers(base, union, endo, covers, covered, next, sink)?;
             }
         }
         ControlFlow::Continue(())

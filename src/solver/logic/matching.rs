@@ -19,14 +19,22 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         return ControlFlow::Continue(());
     }
     for h in 0..ctx.geo.houses().len() {
-        let cells: Vec<Cell> = ctx.t.house_sets[h].and(ctx.empty).iter().collect();
+        let open = ctx.t.house_sets[h].and(ctx.empty);
         // Two cells make at most a naked pair, which the subsets family already reports;
         // more than 16 cells do not fit the digit masks.
-        if cells.len() < 3 || cells.len() > 16 {
+        let len = open.len() as usize;
+        if !(3..=16).contains(&len) {
             continue;
         }
-        let masks: Vec<u16> = cells.iter().map(|&c| ctx.cand[c].0).collect();
-        for (hall_cells, digits) in hall_sets(&masks) {
+        // Fixed arrays: this runs for every house of every position.
+        let mut cells = [0; 16];
+        let mut masks = [0u16; 16];
+        for (i, c) in open.iter().enumerate() {
+            cells[i] = c;
+            masks[i] = ctx.cand[c].0;
+        }
+        let (cells, masks) = (&cells[..len], &masks[..len]);
+        for (hall_cells, digits) in hall_sets(masks) {
             let inside: Vec<Cell> = hall_cells.iter().map(|&i| cells[i]).collect();
             let mut elims = Vec::new();
             for (i, &c) in cells.iter().enumerate() {
@@ -94,7 +102,7 @@ pub fn hall_sets(masks: &[u16]) -> Vec<(Vec<usize>, Digits)> {
             return Vec::new();
         }
     }
-    let mut matched = vec![0u16; n];
+    let mut matched = [0u16; 16];
     let mut free = 0u16;
     for (b, &o) in owner.iter().enumerate() {
         if o == FREE {
@@ -111,9 +119,14 @@ pub fn hall_sets(masks: &[u16]) -> Vec<(Vec<usize>, Digits)> {
             *r |= masks[owner[b]];
         }
     }
+    // Only digits some cell holds can reach further.
+    let union = masks.iter().fold(0u16, |a, &m| a | m);
     loop {
         let mut changed = false;
-        for b in 0..16 {
+        let mut digits = union;
+        while digits != 0 {
+            let b = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let mut acc = reach[b];
             let mut it = reach[b];
             while it != 0 {
