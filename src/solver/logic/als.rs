@@ -13,8 +13,10 @@ use std::ops::ControlFlow;
 
 /// Longest ALS-Chain searched (sets in the chain).
 const MAX_CHAIN: usize = 8;
-/// Chain links tried per chain length before giving up (keeps stuck positions cheap).
-const CHAIN_BUDGET: usize = 50_000;
+/// Chain links tried from one start set per chain length: every start gets its share.
+const START_BUDGET: usize = 3_000;
+/// Chain links tried per chain length over all starts (keeps stuck positions cheap).
+const CHAIN_BUDGET: usize = 400_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
@@ -272,8 +274,8 @@ fn xy_wing(
     ControlFlow::Continue(())
 }
 
-/// A chain of three or more disjoint sets, each joined to the next by an RCC different
-/// from the previous one: if `z` is not in the first set, every set in turn is locked
+/// A chain of three or more sets (they may overlap), each joined to the next by an RCC
+/// different from the previous one: if `z` is not in the first set, every set in turn is locked
 /// and `z` is in the last one.
 fn chain(
     ctx: &Ctx,
@@ -284,13 +286,16 @@ fn chain(
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
-        let mut budget = CHAIN_BUDGET;
+        let mut total = CHAIN_BUDGET;
         for start in 0..index.sets.len() {
             path.clear();
             path.push((start, 0));
             let used = index.sets[start].cells;
+            let mut budget = START_BUDGET.min(total);
+            let before = budget;
             chain_rec(ctx, index, info, &mut path, len, used, &mut budget, sink)?;
-            if budget == 0 {
+            total -= before - budget;
+            if total == 0 {
                 break;
             }
         }
@@ -310,13 +315,17 @@ fn chain_rec(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let &(cur, last) = path.last().expect("path starts non-empty");
-    for &(next, rcc) in &index.links[cur] {
+    // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
+    // of its two sets, which the index guarantees.
+    let candidates = index.links[cur].iter().chain(&index.overlapping[cur]);
+    for &(next, rcc) in candidates {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
         *budget -= 1;
         let n = &index.sets[next];
-        if !n.cells.and(used).is_empty() {
+        // A set adding no new cell only repeats the chain.
+        if n.cells.is_subset(used) {
             continue;
         }
         for x in rcc.iter() {
