@@ -448,9 +448,10 @@ fn petal_rec(
         }
         *budget -= 1;
         let a = &index.sets[p];
-        // Petals may overlap: each still holds `z` once its digit is gone.
+        // Petals may overlap, and one set may be the petal of several stem digits (as in
+        // HoDoKu): whichever digit the stem takes, its petal still holds `z`.
         let common2 = common & a.digits;
-        if common2.is_empty() || a.cells.is_subset(used) {
+        if common2.is_empty() {
             continue;
         }
         chosen.push(p);
@@ -588,5 +589,25 @@ mod tests {
             "915 919 924 929 641 946 948 958 959 669 475 675 476 584 694",
         );
         assert!(elims(&g, "death-blossom").contains(&"966".to_string()));
+    }
+
+    #[test]
+    fn als_chain_sets_may_overlap() {
+        // The first set r3c4 r6c4 r8c4 r9c4 and the last r6c4 r6c7 share r6c4.
+        let g = reglib(
+            "...3.721....2.......9.6.38.8.6..1.....5+8.+6.2..9.....68.4357+8.+9.7+5....8..+9.....5..",
+            "421 622 727 545 748 749 949 759",
+        );
+        assert!(elims(&g, "als-chain").contains(&"763".to_string()));
+    }
+
+    #[test]
+    fn death_blossom_set_may_serve_two_stem_digits() {
+        // Stem r2c1 (1, 5, 9): r3c1 r3c2 r3c4 is the petal of both 5 and 9.
+        let g = reglib(
+            "2.......3.38........7.3.182+32.9.+15....57.23...+71+3+56+24.789+51+36+2+4..+2...93.4.+3...+8.5",
+            "612 415 815 618 718 621 624 425 625 725 728 729 632 659 684 485 885 786",
+        );
+        assert!(elims(&g, "death-blossom").contains(&"436".to_string()));
     }
 }
