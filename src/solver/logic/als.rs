@@ -4,7 +4,8 @@
 //! all see its cells in the other, so at most one set holds it).
 //!
 //! The sets and their RCCs are collected once per position ([`Index`], cached in the
-//! [`Ctx`]) and checked with cell bitsets; chains are searched depth-first under a budget.
+//! [`Ctx`]) and checked with cell bitsets; chains are searched depth-first under a budget,
+//! each (set, linking digit, position) state once per start.
 
 use super::step::{and_list, article, cell_list, digit_list, effect_text};
 use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
@@ -14,9 +15,9 @@ use std::ops::ControlFlow;
 /// Longest ALS-Chain searched (sets in the chain).
 const MAX_CHAIN: usize = 6;
 /// Chain links tried from one start set per chain length: every start gets its share.
-const START_BUDGET: usize = 2_000;
+const START_BUDGET: usize = 20_000;
 /// Chain links tried per chain length over all starts (keeps stuck positions cheap).
-const CHAIN_BUDGET: usize = 60_000;
+const CHAIN_BUDGET: usize = 300_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
@@ -284,16 +285,35 @@ fn chain(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
+    let mut seen = Seen {
+        stamp: vec![0; index.sets.len() * 17 * (MAX_CHAIN + 1)],
+        gen: 0,
+    };
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
         let mut total = CHAIN_BUDGET;
         for start in 0..index.sets.len() {
-            path.clear();
-            path.push((start, 0));
-            let used = index.sets[start].cells;
             let mut budget = START_BUDGET.min(total);
             let before = budget;
-            chain_rec(ctx, index, info, &mut path, len, used, &mut budget, sink)?;
+            let a = &index.sets[start];
+            for x1 in a.digits.iter().filter(|&d| d <= 16) {
+                // A state (set, digit in, position) reached twice from one start and first
+                // link gives the same eliminations: explore it once.
+                seen.gen += 1;
+                path.clear();
+                path.push((start, x1));
+                chain_rec(
+                    ctx,
+                    index,
+                    info,
+                    &mut path,
+                    len,
+                    a.cells,
+                    &mut budget,
+                    &mut seen,
+                    sink,
+                )?;
+            }
             total -= before - budget;
             if total == 0 {
                 break;
@@ -301,6 +321,12 @@ fn chain(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// Chain states visited in the current search: `stamp[state] == gen`.
+struct Seen {
+    stamp: Vec<u32>,
+    gen: u32,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -312,9 +338,12 @@ fn chain_rec(
     len: usize,
     used: CellSet,
     budget: &mut usize,
+    seen: &mut Seen,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let &(cur, last) = path.last().expect("path starts non-empty");
+    // The first link uses the digit stored with the start set; later links must differ.
+    let first_link = path.len() == 1;
     // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
     // of its two sets, which the index guarantees.
     let candidates = index.links[cur].iter().chain(&index.overlapping[cur]);
@@ -329,8 +358,13 @@ fn chain_rec(
             continue;
         }
         for x in rcc.iter() {
-            if x == last {
+            if (x == last) != first_link {
                 continue;
+            }
+            let key = (next * 17 + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
+            match seen.stamp.get_mut(key) {
+                Some(s) if *s != seen.gen => *s = seen.gen,
+                _ => continue,
             }
             path.push((next, x));
             if path.len() == len {
@@ -348,7 +382,8 @@ fn chain_rec(
                 }
             }
             if path.len() < len {
-                chain_rec(ctx, index, info, path, len, used.or(n.cells), budget, sink)?;
+                let used = used.or(n.cells);
+                chain_rec(ctx, index, info, path, len, used, budget, seen, sink)?;
             }
             path.pop();
         }
