@@ -83,8 +83,7 @@ const CODES: &[(&str, &str)] = &[
     ("0608", "avoidable-rectangle-2"),
     ("0901", "als-xz"),
     ("0902", "als-xy-wing"),
-    // 0903 (ALS-Chain) is left out: 9/10 cases; line 1129 of reglib-1.4-train wants a
-    // 6-set overlapping chain the budgeted search does not reach.
+    ("0903", "als-chain"),
     ("0904", "death-blossom"),
     ("1101", "sue-de-coq"),
 ];

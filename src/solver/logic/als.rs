@@ -15,9 +15,9 @@ use std::ops::ControlFlow;
 /// Longest ALS-Chain searched (sets in the chain).
 const MAX_CHAIN: usize = 6;
 /// Chain links tried from one start set per chain length: every start gets its share.
-const START_BUDGET: usize = 20_000;
+const START_BUDGET: usize = 10_000;
 /// Chain links tried per chain length over all starts (keeps stuck positions cheap).
-const CHAIN_BUDGET: usize = 300_000;
+const CHAIN_BUDGET: usize = 1_500_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
