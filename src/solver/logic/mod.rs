@@ -334,11 +334,7 @@ impl<'a> Ctx<'a> {
     /// The position's almost locked sets and their links (built once, shared by the ALS
     /// techniques).
     pub fn als_index(&self) -> Arc<als::Index> {
-        Arc::clone(
-            self.cache
-                .als
-                .get_or_init(|| Arc::new(als::Index::build(self))),
-        )
+        Arc::clone(self.cache.als.get_or_init(|| Arc::new(als::Index::build(self))))
     }
 
     /// Empty cells of house `h` holding `d`.
