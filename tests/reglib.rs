@@ -83,10 +83,8 @@ const CODES: &[(&str, &str)] = &[
     ("0608", "avoidable-rectangle-2"),
     ("0901", "als-xz"),
     ("0902", "als-xy-wing"),
-    // 0903 (ALS-Chain) is left out: 6/10 cases; the other four want chains our bounded
-    // depth-first search does not reach. Death Blossom with overlapping petals (0904-2)
-    // passes 5/6.
-    ("0904-1", "death-blossom"),
+    ("0903", "als-chain"),
+    ("0904", "death-blossom"),
     ("1101", "sue-de-coq"),
 ];
 

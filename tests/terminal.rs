@@ -392,6 +392,42 @@ fn ssh_without_lang_plays_with_an_ascii_grid() {
         println!("NOTICE: no sshd (set TERMDOKU_SSH_PORT/_KEY/_USER, or install openssh-server); skipping the ssh test");
         return;
     };
+    // sshd may still be starting (or slow under load): wait until a plain login works, so
+    // the session below does not die at once and take the tmux server with it.
+    let ssh = |extra: &[&str]| {
+        let mut c = Command::new("ssh");
+        c.args(["-p", &sshd.port, "-i", &sshd.key])
+            .args([
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+            ])
+            .args([
+                "-o",
+                "LogLevel=ERROR",
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "ConnectTimeout=5",
+            ])
+            .arg(format!("{}@127.0.0.1", sshd.user))
+            .args(extra);
+        c
+    };
+    let start = Instant::now();
+    loop {
+        let out = ssh(&["true"]).output().expect("ssh runs");
+        if out.status.success() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "ssh login to the test sshd keeps failing: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
     let (_tmp, state, config) = dirs();
     let remote = format!(
         "env -u LANG -u LC_ALL -u LC_CTYPE TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",

@@ -4,7 +4,8 @@
 //! all see its cells in the other, so at most one set holds it).
 //!
 //! The sets and their RCCs are collected once per position ([`Index`], cached in the
-//! [`Ctx`]) and checked with cell bitsets; chains are searched depth-first under a budget.
+//! [`Ctx`]) and checked with cell bitsets; chains are searched depth-first under a budget,
+//! each (set, linking digit, position) state once per start.
 
 use super::step::{and_list, article, cell_list, digit_list, effect_text};
 use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
@@ -12,9 +13,11 @@ use crate::geometry::{digit_char, Cell, Digits, Geometry};
 use std::ops::ControlFlow;
 
 /// Longest ALS-Chain searched (sets in the chain).
-const MAX_CHAIN: usize = 8;
-/// Chain links tried per chain length before giving up (keeps stuck positions cheap).
-const CHAIN_BUDGET: usize = 50_000;
+const MAX_CHAIN: usize = 6;
+/// Chain links tried from one start set per chain length: every start gets its share.
+const START_BUDGET: usize = 10_000;
+/// Chain links tried per chain length over all starts (keeps stuck positions cheap).
+const CHAIN_BUDGET: usize = 1_500_000;
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
@@ -290,8 +293,8 @@ fn xy_wing(
     ControlFlow::Continue(())
 }
 
-/// A chain of three or more disjoint sets, each joined to the next by an RCC different
-/// from the previous one: if `z` is not in the first set, every set in turn is locked
+/// A chain of three or more sets (they may overlap), each joined to the next by an RCC
+/// different from the previous one: if `z` is not in the first set, every set in turn is locked
 /// and `z` is in the last one.
 fn chain(
     ctx: &Ctx,
@@ -300,20 +303,48 @@ fn chain(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
+    let mut seen = Seen {
+        stamp: vec![0; index.sets.len() * 17 * (MAX_CHAIN + 1)],
+        gen: 0,
+    };
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
-        let mut budget = CHAIN_BUDGET;
+        let mut total = CHAIN_BUDGET;
         for start in 0..index.sets.len() {
-            path.clear();
-            path.push((start, 0));
-            let used = index.sets[start].cells;
-            chain_rec(ctx, index, info, &mut path, len, used, &mut budget, sink)?;
-            if budget == 0 {
+            let mut budget = START_BUDGET.min(total);
+            let before = budget;
+            let a = &index.sets[start];
+            for x1 in a.digits.iter().filter(|&d| d <= 16) {
+                // A state (set, digit in, position) reached twice from one start and first
+                // link gives the same eliminations: explore it once.
+                seen.gen += 1;
+                path.clear();
+                path.push((start, x1));
+                chain_rec(
+                    ctx,
+                    index,
+                    info,
+                    &mut path,
+                    len,
+                    a.cells,
+                    &mut budget,
+                    &mut seen,
+                    sink,
+                )?;
+            }
+            total -= before - budget;
+            if total == 0 {
                 break;
             }
         }
     }
     ControlFlow::Continue(())
+}
+
+/// Chain states visited in the current search: `stamp[state] == gen`.
+struct Seen {
+    stamp: Vec<u32>,
+    gen: u32,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -325,21 +356,33 @@ fn chain_rec(
     len: usize,
     used: CellSet,
     budget: &mut usize,
+    seen: &mut Seen,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let &(cur, last) = path.last().expect("path starts non-empty");
-    for &(next, rcc) in &index.links[cur] {
+    // The first link uses the digit stored with the start set; later links must differ.
+    let first_link = path.len() == 1;
+    // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
+    // of its two sets, which the index guarantees.
+    let candidates = index.links[cur].iter().chain(&index.overlapping[cur]);
+    for &(next, rcc) in candidates {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
         *budget -= 1;
-        if !index.cells[next].and(used).is_empty() {
+        // A set adding no new cell only repeats the chain.
+        if index.cells[next].is_subset(used) {
             continue;
         }
         let n = &index.sets[next];
         for x in rcc.iter() {
-            if x == last {
+            if (x == last) != first_link {
                 continue;
+            }
+            let key = (next * 17 + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
+            match seen.stamp.get_mut(key) {
+                Some(s) if *s != seen.gen => *s = seen.gen,
+                _ => continue,
             }
             path.push((next, x));
             if path.len() == len {
@@ -357,7 +400,8 @@ fn chain_rec(
                 }
             }
             if path.len() < len {
-                chain_rec(ctx, index, info, path, len, used.or(n.cells), budget, sink)?;
+                let used = used.or(n.cells);
+                chain_rec(ctx, index, info, path, len, used, budget, seen, sink)?;
             }
             path.pop();
         }
@@ -457,9 +501,10 @@ fn petal_rec(
         }
         *budget -= 1;
         let a = &index.sets[p];
-        // Petals may overlap: each still holds `z` once its digit is gone.
+        // Petals may overlap, and one set may be the petal of several stem digits (as in
+        // HoDoKu): whichever digit the stem takes, its petal still holds `z`.
         let common2 = common & a.digits;
-        if common2.is_empty() || a.cells.is_subset(used) {
+        if common2.is_empty() {
             continue;
         }
         chosen.push(p);
@@ -597,5 +642,25 @@ mod tests {
             "915 919 924 929 641 946 948 958 959 669 475 675 476 584 694",
         );
         assert!(elims(&g, "death-blossom").contains(&"966".to_string()));
+    }
+
+    #[test]
+    fn als_chain_sets_may_overlap() {
+        // The first set r3c4 r6c4 r8c4 r9c4 and the last r6c4 r6c7 share r6c4.
+        let g = reglib(
+            "...3.721....2.......9.6.38.8.6..1.....5+8.+6.2..9.....68.4357+8.+9.7+5....8..+9.....5..",
+            "421 622 727 545 748 749 949 759",
+        );
+        assert!(elims(&g, "als-chain").contains(&"763".to_string()));
+    }
+
+    #[test]
+    fn death_blossom_set_may_serve_two_stem_digits() {
+        // Stem r2c1 (1, 5, 9): r3c1 r3c2 r3c4 is the petal of both 5 and 9.
+        let g = reglib(
+            "2.......3.38........7.3.182+32.9.+15....57.23...+71+3+56+24.789+51+36+2+4..+2...93.4.+3...+8.5",
+            "612 415 815 618 718 621 624 425 625 725 728 729 632 659 684 485 885 786",
+        );
+        assert!(elims(&g, "death-blossom").contains(&"436".to_string()));
     }
 }
