@@ -646,15 +646,18 @@ fn search(
         verity(e, info, &[&on[i], &off], sink)?;
     }
     // Cell verity: every candidate of a cell.
-    for c in ctx.empty.iter() {
-        let branches: Vec<&Branch> = ctx.cand[c]
-            .iter()
-            .map(|d| &on[index[c * 32 + usize::from(d)]])
+    let over = |facts: &mut dyn Iterator<Item = (Cell, u8)>, sink: &mut Sink| {
+        let branches: Vec<&Branch> = facts
+            .map(|(c, d)| &on[index[c * 32 + usize::from(d)]])
             .filter(|b| b.contradiction.is_none())
             .collect();
         if branches.len() >= 2 {
             verity(e, info, &branches, sink)?;
         }
+        ControlFlow::Continue(())
+    };
+    for c in ctx.empty.iter() {
+        over(&mut ctx.cand[c].iter().map(|d| (c, d)), sink)?;
     }
     // House verity: every place of a digit in a complete house.
     for &h in &ctx.t.complete {
@@ -663,14 +666,7 @@ fn search(
             if places.len() < 2 {
                 continue;
             }
-            let branches: Vec<&Branch> = places
-                .iter()
-                .map(|c| &on[index[c * 32 + usize::from(d)]])
-                .filter(|b| b.contradiction.is_none())
-                .collect();
-            if branches.len() >= 2 {
-                verity(e, info, &branches, sink)?;
-            }
+            over(&mut places.iter().map(|c| (c, d)), sink)?;
         }
     }
     // The same for a digit every feasible run or combination of a run or cage holds.
@@ -684,14 +680,7 @@ fn search(
             if places.len() < 2 || ctx.placed_in(h).contains(d) {
                 continue;
             }
-            let branches: Vec<&Branch> = places
-                .iter()
-                .map(|c| &on[index[c * 32 + usize::from(d)]])
-                .filter(|b| b.contradiction.is_none())
-                .collect();
-            if branches.len() >= 2 {
-                verity(e, info, &branches, sink)?;
-            }
+            over(&mut places.iter().map(|c| (c, d)), sink)?;
         }
     }
     ControlFlow::Continue(())
