@@ -3,8 +3,8 @@
 
 use crate::geometry::{Geometry, Rule};
 use crate::puzzle::{Grid, Puzzle};
-use crate::solver::logic::{self, techniques, Step, TechniqueInfo};
-use crate::solver::rate::{solve_grid, Rating};
+use crate::solver::logic::{self, techniques, TechniqueInfo};
+use crate::solver::rate::{solve_grid, walk, Rating};
 
 pub use crate::solver::rate::Level;
 
@@ -93,40 +93,33 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     else {
         return Bounded::Above;
     };
-    let mut grid = Grid::from_puzzle(puzzle);
-    let mut steps: Vec<Step> = Vec::new();
     let mut score = 0u32;
-    let limit = grid.geometry().cell_count() * usize::from(grid.geometry().max_digit()) + 1;
-    while !grid.is_solved() && steps.len() < limit {
+    let mut above = false;
+    let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
         let mut step = None;
         for t in table[..=last].iter().filter(|t| t.enabled) {
             if enumerates_slowly(t) {
                 // `find_all` would list every step of this technique, where the rater stops
                 // at the first; from here on the rater's own step finder is cheaper, even
                 // when it goes on past the bound (measured on honeycomb hard: 35 -> 4 ms).
-                step = logic::next_step(&grid, Some(solution));
+                step = logic::next_step(grid, Some(solution));
                 break;
             }
-            if let Some(s) = logic::find_all(&grid, t.id).into_iter().next() {
+            if let Some(s) = logic::find_all(grid, t.id).into_iter().next() {
                 step = Some(s);
                 break;
             }
         }
-        let Some(step) = step else {
-            return Bounded::Above;
-        };
-        score = score.saturating_add(step.technique.score);
-        if step.technique.level > bound || score > bound.max_score() {
-            return Bounded::Above;
-        }
-        let before = grid.clone();
-        logic::apply(&mut grid, &step);
-        steps.push(step);
-        if grid == before {
-            break;
-        }
+        let step = step.filter(|s| {
+            score = score.saturating_add(s.technique.score);
+            s.technique.level <= bound && score <= bound.max_score()
+        });
+        above = step.is_none();
+        step
+    });
+    if above {
+        return Bounded::Above;
     }
-    let solved = grid.is_solved() && !grid.is_broken();
     let r = Rating::of_path(&steps, solved);
     if r.level > bound {
         return Bounded::Above;

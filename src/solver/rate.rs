@@ -144,13 +144,21 @@ pub fn solve_path(puzzle: &Puzzle) -> (Vec<Step>, Rating) {
 }
 
 /// The logical path from any grid.
-pub fn solve_grid(mut grid: Grid, solution: Option<&[u8]>) -> (Vec<Step>, Rating) {
+pub fn solve_grid(grid: Grid, solution: Option<&[u8]>) -> (Vec<Step>, Rating) {
+    let (steps, solved) = walk(grid, |g| logic::next_step(g, solution));
+    let rating = Rating::of_path(&steps, solved);
+    (steps, rating)
+}
+
+/// Applies the steps `next` finds until the grid is solved or `next` has none; returns the
+/// path and whether it solved the grid.
+pub fn walk(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, bool) {
     let mut steps = Vec::new();
     // Every useful step removes a candidate or fills a cell, so this bound is never reached
     // by a correct step finder; it keeps a faulty one from looping forever.
     let limit = grid.geometry().cell_count() * usize::from(grid.geometry().max_digit()) + 1;
     while !grid.is_solved() && steps.len() < limit {
-        let Some(step) = logic::next_step(&grid, solution) else {
+        let Some(step) = next(&grid) else {
             break;
         };
         let before = grid.clone();
@@ -161,8 +169,7 @@ pub fn solve_grid(mut grid: Grid, solution: Option<&[u8]>) -> (Vec<Step>, Rating
         }
     }
     let solved = grid.is_solved() && !grid.is_broken();
-    let rating = Rating::of_path(&steps, solved);
-    (steps, rating)
+    (steps, solved)
 }
 
 #[cfg(test)]
