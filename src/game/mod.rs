@@ -333,22 +333,22 @@ impl Game {
         let prev = self.undo.pop()?;
         let now = self.snapshot(cursor);
         self.redo.push(now);
-        let at = prev.cursor;
-        self.values = prev.values;
-        self.marks = prev.marks;
-        self.refresh_solved();
-        Some(at)
+        Some(self.restore(prev))
     }
 
     pub fn redo(&mut self, cursor: Cell) -> Option<Cell> {
         let next = self.redo.pop()?;
         let now = self.snapshot(cursor);
         self.undo.push(now);
-        let at = next.cursor;
-        self.values = next.values;
-        self.marks = next.marks;
+        Some(self.restore(next))
+    }
+
+    /// Puts a recorded moment back; returns its cursor.
+    fn restore(&mut self, moment: Snapshot) -> Cell {
+        self.values = moment.values;
+        self.marks = moment.marks;
         self.refresh_solved();
-        Some(at)
+        moment.cursor
     }
 
     /// Cells that break a rule right now: equal digits in a house, a cage over its sum or
