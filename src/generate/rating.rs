@@ -3,7 +3,7 @@
 
 use crate::geometry::{Geometry, Rule};
 use crate::puzzle::{Grid, Puzzle};
-use crate::solver::logic::{self, techniques, TechniqueInfo};
+use crate::solver::logic::{self, techniques};
 use crate::solver::rate::{solve_grid, walk, Rating};
 
 pub use crate::solver::rate::Level;
@@ -68,13 +68,6 @@ pub enum Bounded {
     Above,
 }
 
-/// Techniques whose full list of steps costs far more than their first step: searches
-/// over pairs of lines and over chains.
-fn enumerates_slowly(t: &TechniqueInfo) -> bool {
-    use crate::solver::logic::Family;
-    matches!(t.family, Family::Runs | Family::Chains | Family::Forcing) && t.level >= Level::Hard
-}
-
 /// The rating of a uniquely solvable puzzle when it is at most `bound`, else `Above`; the
 /// same path and rating as [`rate_puzzle`], with two early exits that cost nothing in
 /// accuracy, since a rating only grows along the path:
@@ -96,20 +89,9 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     let mut score = 0u32;
     let mut above = false;
     let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
-        let mut step = None;
-        for t in table[..=last].iter().filter(|t| t.enabled) {
-            if enumerates_slowly(t) {
-                // `find_all` would list every step of this technique, where the rater stops
-                // at the first; from here on the rater's own step finder is cheaper, even
-                // when it goes on past the bound (measured on honeycomb hard: 35 -> 4 ms).
-                step = logic::next_step(grid, Some(solution));
-                break;
-            }
-            if let Some(s) = logic::find_all(grid, t.id).into_iter().next() {
-                step = Some(s);
-                break;
-            }
-        }
+        // Techniques after `last` are all above the bound: the rater's step, if it is one
+        // of them, would end the rating anyway.
+        let step = logic::first_step(grid, &table[..=last]);
         let step = step.filter(|s| {
             score = score.saturating_add(s.technique.score);
             s.technique.level <= bound && score <= bound.max_score()

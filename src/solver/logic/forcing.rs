@@ -102,6 +102,12 @@ enum Effect {
     Broken,
 }
 
+type StateMemo =
+    std::collections::HashMap<(HouseId, [u16; 16]), Vec<Effect>, foldhash::fast::FixedState>;
+
+/// State memo entries kept before it starts afresh.
+const STATE_MEMO_CAP: usize = 1 << 17;
+
 /// A run or cage: the digit sets it may hold (consecutive windows, sum combinations).
 struct Special {
     sets: Vec<u16>,
@@ -121,6 +127,9 @@ struct Engine<'a> {
     placed: Vec<CellSet>,
     /// Chain-mode rule results by (fact, house): they depend on the start state only.
     memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
+    /// Net-mode rule results by house and its cells' masks: hundreds of branches (and the
+    /// nested ones inside them) meet the same state of a line again and again.
+    state_memo: std::cell::RefCell<StateMemo>,
     /// Upper bound on derived facts per branch (keeps nested nets affordable).
     max_facts: usize,
 }
@@ -178,6 +187,7 @@ impl<'a> Engine<'a> {
             special,
             special_of,
             memo: Default::default(),
+            state_memo: Default::default(),
             start_cand: &ctx.cand,
             max_facts: 4000,
         }
@@ -348,7 +358,17 @@ impl<'a> Engine<'a> {
                     v => Digits::single(v).0,
                 };
             }
-            self.rule_effects(h, &masks[..cells.len()], &mut effects);
+            let key = (h, masks);
+            let mut memo = self.state_memo.borrow_mut();
+            if let Some(e) = memo.get(&key) {
+                effects.extend_from_slice(e);
+            } else {
+                self.rule_effects(h, &masks[..cells.len()], &mut effects);
+                if memo.len() >= STATE_MEMO_CAP {
+                    memo.clear();
+                }
+                memo.insert(key, effects.clone());
+            }
         }
         for &e in &effects {
             if b.contradiction.is_some() {

@@ -497,10 +497,23 @@ pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
         return None;
     }
     let ctx = Ctx::new(grid);
-    for info in techniques().iter().filter(|t| t.enabled) {
+    first_in(&ctx, techniques()).or_else(|| guess(&ctx, solution?))
+}
+
+/// The first useful step of the first technique of `table` (in the table's order) that has
+/// one, and no guess: the rater's step when only a part of the table may be used.
+pub fn first_step(grid: &Grid, table: &'static [TechniqueInfo]) -> Option<Step> {
+    if grid.is_solved() {
+        return None;
+    }
+    first_in(&Ctx::new(grid), table)
+}
+
+fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
+    for info in table.iter().filter(|t| t.enabled) {
         let mut found = None;
-        let _ = find_with(&ctx, info, &mut |s: Step| {
-            if useful(grid, &s) {
+        let _ = find_with(ctx, info, &mut |s: Step| {
+            if useful(ctx.grid, &s) {
                 found = Some(s);
                 ControlFlow::Break(())
             } else {
@@ -511,7 +524,7 @@ pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
             return found;
         }
     }
-    guess(&ctx, solution?)
+    None
 }
 
 /// Places the solution's digit in the empty cell with the fewest candidates.

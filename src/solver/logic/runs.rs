@@ -173,9 +173,12 @@ impl PairCsp {
             if len == 0 || members & (1 << i) == 0 {
                 continue;
             }
-            let held = (0..self.n)
-                .filter(|&j| members & fixed & (1 << j) != 0 || j == i)
-                .fold(0u16, |m, j| m | dom[j]);
+            let mut held = bit;
+            let mut k = members & fixed;
+            while k != 0 {
+                held |= dom[k.trailing_zeros() as usize];
+                k &= k - 1;
+            }
             let lo = held.trailing_zeros() as u8; // digit - 1
             let hi = 15 - held.leading_zeros() as u8;
             // Digits d-1 in [hi-len+1, lo+len-1].
@@ -291,23 +294,49 @@ fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlo
     ControlFlow::Continue(())
 }
 
+/// Everything a pair search depends on: the memo key of [`pair_support`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PairKey {
+    n: usize,
+    max: u8,
+    dom: [u16; 32],
+    /// Local cells holding a placed digit.
+    placed: u32,
+    conflict: [u32; 32],
+    lines: [(u32, u8); 2],
+}
+
+/// Supports per local cell and run lows per line, or None (broken pair or over budget).
+type PairResult = Option<(Vec<u16>, Vec<Vec<u8>>)>;
+
+/// Entries kept before the memo starts afresh (a few MB).
+const MEMO_CAP: usize = 1 << 16;
+
+thread_local! {
+    /// Pair searches already made on this thread. The rater and the generator walk
+    /// position after position, and most pairs of lines do not change from one step to
+    /// the next: the search is a pure function of its key, so its answer is reused.
+    static PAIR_MEMO: std::cell::RefCell<std::collections::HashMap<PairKey, PairResult, foldhash::fast::FixedState>> =
+        Default::default();
+}
+
 /// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
 /// see each other distinct, run lines consecutive), and the lowest digits of the runs each
 /// line holds in some assignment. None over budget or when no assignment exists.
-fn pair_support(
-    ctx: &Ctx,
-    cells: &[Cell],
-    lines: [(super::CellSet, HouseId); 2],
-) -> Option<(Vec<u16>, Vec<Vec<u8>>)> {
+fn pair_support(ctx: &Ctx, cells: &[Cell], lines: [(super::CellSet, HouseId); 2]) -> PairResult {
     let n = cells.len();
     let mut dom = [0u16; 32];
+    let mut placed = 0u32;
     for (i, &c) in cells.iter().enumerate() {
         dom[i] = mask(ctx, c);
+        if ctx.grid.value(c) != 0 {
+            placed |= 1 << i;
+        }
     }
     let mut conflict = [0u32; 32];
     for (row, (i, &a)) in conflict.iter_mut().zip(cells.iter().enumerate()) {
         for (j, &b) in cells.iter().enumerate() {
-            if i != j && ctx.geo.sees(a, b) {
+            if i != j && ctx.t.peers[a].contains(b) {
                 *row |= 1 << j;
             }
         }
@@ -321,19 +350,51 @@ fn pair_support(
         Rule::ConsecutiveRun => ctx.geo.house(h).cells.len() as u8,
         _ => 0,
     };
-    let mut csp = PairCsp {
+    let key = PairKey {
         n,
+        max: ctx.geo.max_digit(),
+        dom,
+        placed,
         conflict,
         lines: [
             (members(lines[0].0), run_len(lines[0].1)),
             (members(lines[1].0), run_len(lines[1].1)),
         ],
+    };
+    if let Some(hit) = PAIR_MEMO.with(|m| m.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let result = pair_search(&key);
+    PAIR_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_CAP {
+            m.clear();
+        }
+        m.insert(key, result.clone());
+    });
+    result
+}
+
+/// The search behind [`pair_support`].
+fn pair_search(key: &PairKey) -> PairResult {
+    let PairKey {
+        n,
+        max,
+        mut dom,
+        placed,
+        conflict,
+        lines,
+    } = *key;
+    let mut csp = PairCsp {
+        n,
+        conflict,
+        lines,
         nodes: 0,
     };
     // Placed cells first: their consequences narrow everything else.
     let mut fixed = 0u32;
-    for (i, &c) in cells.iter().enumerate() {
-        if ctx.grid.value(c) != 0 {
+    for i in 0..n {
+        if placed & (1 << i) != 0 {
             if !csp.propagate(&mut dom, fixed, i) {
                 return None;
             }
@@ -390,7 +451,6 @@ fn pair_support(
         if len == 0 {
             continue;
         }
-        let max = ctx.geo.max_digit();
         for lo in 1..=(max + 1).saturating_sub(len) {
             if lows[l] & (1 << (lo - 1)) != 0 {
                 continue;
