@@ -102,14 +102,35 @@ enum Effect {
     Broken,
 }
 
-type StateMemo =
-    std::collections::HashMap<(HouseId, [u16; 16]), Vec<Effect>, foldhash::fast::FixedState>;
+/// What the rule of a run or cage concludes from its cells' masks, by position in the
+/// house: the digits some feasible set gives each cell, the digits every feasible set
+/// holds, and whether no set is feasible at all.
+#[derive(Clone, Copy)]
+struct RuleOut {
+    allowed: [u16; 16],
+    must: u16,
+    broken: bool,
+}
 
-/// State memo entries kept before it starts afresh.
-const STATE_MEMO_CAP: usize = 1 << 17;
+/// Which sets a rule allows: its kind (run or cage), length, largest digit and sum.
+type RuleSig = (u8, u8, u8, u16);
+
+type RuleMemo =
+    std::collections::HashMap<(RuleSig, [u16; 16]), RuleOut, foldhash::fast::FixedState>;
+
+/// Rule memo entries kept before it starts afresh (about 20 MB).
+const RULE_MEMO_CAP: usize = 1 << 18;
+
+thread_local! {
+    /// Rule results already computed on this thread. Hundreds of branches per search,
+    /// and the searches of successive steps, meet the same state of a line again and
+    /// again; the result is a pure function of the key.
+    static RULE_MEMO: std::cell::RefCell<RuleMemo> = Default::default();
+}
 
 /// A run or cage: the digit sets it may hold (consecutive windows, sum combinations).
 struct Special {
+    sig: RuleSig,
     sets: Vec<u16>,
     /// What the house holds, for the text of a contradiction.
     what: &'static str,
@@ -127,9 +148,6 @@ struct Engine<'a> {
     placed: Vec<CellSet>,
     /// Chain-mode rule results by (fact, house): they depend on the start state only.
     memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
-    /// Net-mode rule results by house and its cells' masks: hundreds of branches (and the
-    /// nested ones inside them) meet the same state of a line again and again.
-    state_memo: std::cell::RefCell<StateMemo>,
     /// Upper bound on derived facts per branch (keeps nested nets affordable).
     max_facts: usize,
 }
@@ -149,20 +167,27 @@ impl<'a> Engine<'a> {
             .enumerate()
             .map(|(h, house)| {
                 let len = house.cells.len();
-                let (sets, what) = match house.rule {
+                let n8 = n;
+                let (sets, what, sig) = match house.rule {
                     // Plain grids keep to singles (their nets are fast enough as they are);
                     // beside runs and cages, complete houses get the matching too.
                     Rule::Complete if ctx.t.all_complete => return None,
-                    Rule::Complete => (vec![ctx.geo.all_digits().0], "set of distinct digits"),
+                    Rule::Complete => (
+                        vec![ctx.geo.all_digits().0],
+                        "set of distinct digits",
+                        (0, len as u8, n8, 0),
+                    ),
                     Rule::ConsecutiveRun => (
                         (1..=(usize::from(n) + 1).saturating_sub(len))
                             .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
                             .collect(),
                         "run",
+                        (1, len as u8, n8, 0),
                     ),
                     Rule::Cage { sum } => (
                         crate::solver::exact::combinations(n, len, sum),
                         "digit set adding up to its sum",
+                        (2, len as u8, n8, sum as u16),
                     ),
                 };
                 if len > 16 || ctx.t.house_sets[h].and(ctx.empty).is_empty() {
@@ -171,7 +196,7 @@ impl<'a> Engine<'a> {
                 for &c in &house.cells {
                     special_of[c].push(h);
                 }
-                Some(Special { sets, what })
+                Some(Special { sig, sets, what })
             })
             .collect();
         let mut placed = vec![CellSet::EMPTY; usize::from(n) + 1];
@@ -187,7 +212,6 @@ impl<'a> Engine<'a> {
             special,
             special_of,
             memo: Default::default(),
-            state_memo: Default::default(),
             start_cand: &ctx.cand,
             max_facts: 4000,
         }
@@ -358,17 +382,7 @@ impl<'a> Engine<'a> {
                     v => Digits::single(v).0,
                 };
             }
-            let key = (h, masks);
-            let mut memo = self.state_memo.borrow_mut();
-            if let Some(e) = memo.get(&key) {
-                effects.extend_from_slice(e);
-            } else {
-                self.rule_effects(h, &masks[..cells.len()], &mut effects);
-                if memo.len() >= STATE_MEMO_CAP {
-                    memo.clear();
-                }
-                memo.insert(key, effects.clone());
-            }
+            self.rule_effects(h, &masks[..cells.len()], &mut effects);
         }
         for &e in &effects {
             if b.contradiction.is_some() {
@@ -418,32 +432,32 @@ impl<'a> Engine<'a> {
             return;
         };
         let cells = &self.ctx.geo.house(h).cells;
-        let union = masks.iter().fold(0, |a, &m| a | m);
-        // Per cell, the digits some feasible set gives it by a matching of cells to digits.
-        let mut allowed = [0u16; 16];
-        let (mut must, mut any) = (u16::MAX, false);
-        for &set in &sp.sets {
-            if set & !union != 0 || masks.iter().any(|&m| m & set == 0) {
-                continue;
-            }
-            if let Some(out) = viable_edges(masks, set) {
-                for (a, o) in allowed.iter_mut().zip(out) {
-                    *a |= o;
+        let mut key = [0u16; 16];
+        key[..masks.len()].copy_from_slice(masks);
+        let key = (sp.sig, key);
+        let r = RULE_MEMO.with(|m| m.borrow().get(&key).copied());
+        let r = r.unwrap_or_else(|| {
+            let r = rule_out(&sp.sets, masks);
+            RULE_MEMO.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= RULE_MEMO_CAP {
+                    m.clear();
                 }
-                must &= set;
-                any = true;
-            }
-        }
-        if !any {
+                m.insert(key, r);
+            });
+            r
+        });
+        if r.broken {
             out.push(Effect::Broken);
             return;
         }
-        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&allowed) {
+
+        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&r.allowed) {
             for d in Digits(m & !a).iter() {
                 out.push(Effect::Off(c, d));
             }
         }
-        for d in Digits(must).iter() {
+        for d in Digits(r.must).iter() {
             let bit = Digits::single(d).0;
             let mut places = masks.iter().zip(cells).filter(|(&m, _)| m & bit != 0);
             if let (Some((_, &c)), None) = (places.next(), places.next()) {
@@ -575,6 +589,31 @@ impl<'a> Engine<'a> {
         }
         out.reverse();
         out
+    }
+}
+
+/// The rule of a run or cage over its cells' masks: per cell, the digits some feasible set
+/// gives it by a matching of cells to digits.
+fn rule_out(sets: &[u16], masks: &[u16]) -> RuleOut {
+    let union = masks.iter().fold(0, |a, &m| a | m);
+    let mut allowed = [0u16; 16];
+    let (mut must, mut any) = (u16::MAX, false);
+    for &set in sets {
+        if set & !union != 0 || masks.iter().any(|&m| m & set == 0) {
+            continue;
+        }
+        if let Some(out) = viable_edges(masks, set) {
+            for (a, o) in allowed.iter_mut().zip(out) {
+                *a |= o;
+            }
+            must &= set;
+            any = true;
+        }
+    }
+    RuleOut {
+        allowed,
+        must,
+        broken: !any,
     }
 }
 
