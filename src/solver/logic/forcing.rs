@@ -150,6 +150,11 @@ struct Engine<'a> {
     memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
     /// Upper bound on derived facts per branch (keeps nested nets affordable).
     max_facts: usize,
+    /// Per cell, the houses it lies in, as bits (None over 128 houses).
+    house_bits: Option<Vec<u128>>,
+    /// Per candidate (`cell * 32 + digit`), the houses its plain net from the start
+    /// touched (all bits until that net is known): see [`Engine::nest`].
+    touch: std::cell::RefCell<Vec<u128>>,
 }
 
 impl<'a> Engine<'a> {
@@ -214,6 +219,17 @@ impl<'a> Engine<'a> {
             memo: Default::default(),
             start_cand: &ctx.cand,
             max_facts: 4000,
+            house_bits: (ctx.geo.houses().len() <= 128).then(|| {
+                (0..ctx.geo.cell_count())
+                    .map(|c| {
+                        ctx.geo
+                            .houses_of(c)
+                            .iter()
+                            .fold(0u128, |m, &h| m | 1u128 << h)
+                    })
+                    .collect()
+            }),
+            touch: std::cell::RefCell::new(vec![u128::MAX; ctx.geo.cell_count() * 32]),
         }
     }
 
@@ -512,13 +528,29 @@ impl<'a> Engine<'a> {
         b
     }
 
+    /// The houses of the cells of `facts`, as bits (all bits when unknown).
+    fn touched(&self, facts: &[Fact]) -> u128 {
+        match &self.house_bits {
+            Some(bits) => facts.iter().fold(0, |m, &f| m | bits[unfact(f).0]),
+            None => u128::MAX,
+        }
+    }
+
     /// Nested level: remove every candidate of the branch whose own net breaks, and follow
     /// the consequences, until nothing changes.
+    ///
+    /// Every rule of a net reads one cell or one house. So when the houses that the
+    /// branch's facts touch and the houses that a candidate's own net from the start touched
+    /// are disjoint, no rule meets facts of both, the two together derive nothing new, and
+    /// that candidate's net inside the branch cannot break: it is skipped, with the same
+    /// result.
     fn nest(&self, b: &mut Branch, queue: &mut Vec<Fact>) {
         let n = self.ctx.geo.cell_count();
         let mut changed = true;
         let mut inner = b.clone();
         let mut q = Vec::with_capacity(128);
+        let touch = self.touch.borrow();
+        let (mut seen_facts, mut branch_touch) = (0, 0u128);
         while changed && b.contradiction.is_none() {
             changed = false;
             for c in 0..n {
@@ -528,6 +560,15 @@ impl<'a> Engine<'a> {
                 for d in b.cand[c].iter() {
                     if b.contradiction.is_some() || b.value[c] != 0 {
                         break;
+                    }
+                    if b.derived.len() > self.max_facts {
+                        branch_touch = u128::MAX;
+                    } else if seen_facts < b.derived.len() {
+                        branch_touch |= self.touched(&b.derived[seen_facts..]);
+                        seen_facts = b.derived.len();
+                    }
+                    if touch[c * 32 + usize::from(d)] & branch_touch == 0 {
+                        continue;
                     }
                     inner.copy_from(b);
                     inner.derived.clear();
@@ -676,6 +717,12 @@ fn search(
         let b = e.branch(fact(x.cell, x.digit, true), mode);
         if record {
             reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
+            e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
+                if b.derived.len() > e.max_facts || b.contradiction.is_some() {
+                    u128::MAX
+                } else {
+                    e.touched(&b.derived)
+                };
         }
         if let Some((f, _)) = &b.contradiction {
             // Contradiction: the assumption is false.
