@@ -155,7 +155,21 @@ struct Engine<'a> {
     /// Per candidate (`cell * 32 + digit`), the houses its plain net from the start
     /// touched (all bits until that net is known): see [`Engine::nest`].
     touch: std::cell::RefCell<Vec<u128>>,
+    /// Dense index of each candidate (`cell * 32 + digit`) of the start, and their count.
+    dense: Vec<u16>,
+    dense_len: usize,
+    /// Whether the nets of two candidates set true together break, when known (`PAIR_*`,
+    /// `dense_len` squared, allocated on first use). Nets of every size reach their
+    /// fixpoint, so the answer does not depend on which of the two came first.
+    pairs: std::cell::RefCell<Vec<u8>>,
 }
+
+/// Upper bound on derived facts per branch (keeps nested nets affordable).
+const MAX_FACTS: usize = 4000;
+
+const PAIR_UNKNOWN: u8 = 0;
+const PAIR_OK: u8 = 1;
+const PAIR_BROKEN: u8 = 2;
 
 impl<'a> Engine<'a> {
     fn new(ctx: &'a Ctx<'a>) -> Engine<'a> {
@@ -210,6 +224,18 @@ impl<'a> Engine<'a> {
                 s.insert(c);
             }
         }
+        // Pairs are only known for grids whose nets cannot hit `max_facts` (a cut-off net is
+        // not a fixpoint).
+        let mut dense = vec![u16::MAX; ctx.geo.cell_count() * 32];
+        let mut dense_len = 0;
+        if ctx.geo.cell_count() * usize::from(n) * 2 <= MAX_FACTS {
+            for c in ctx.empty.iter() {
+                for d in ctx.cand[c].iter() {
+                    dense[c * 32 + usize::from(d)] = dense_len as u16;
+                    dense_len += 1;
+                }
+            }
+        }
         Engine {
             placed,
             ctx,
@@ -218,7 +244,7 @@ impl<'a> Engine<'a> {
             special_of,
             memo: Default::default(),
             start_cand: &ctx.cand,
-            max_facts: 4000,
+            max_facts: MAX_FACTS,
             house_bits: (ctx.geo.houses().len() <= 128).then(|| {
                 (0..ctx.geo.cell_count())
                     .map(|c| {
@@ -230,6 +256,9 @@ impl<'a> Engine<'a> {
                     .collect()
             }),
             touch: std::cell::RefCell::new(vec![u128::MAX; ctx.geo.cell_count() * 32]),
+            dense,
+            dense_len,
+            pairs: Default::default(),
         }
     }
 
@@ -523,7 +552,7 @@ impl<'a> Engine<'a> {
         self.derive(&mut b, assume, NONE, &mut queue);
         self.run(&mut b, &mut queue, mode);
         if mode == Mode::Nested {
-            self.nest(&mut b, &mut queue);
+            self.nest(&mut b, &mut queue, assume);
         }
         b
     }
@@ -544,13 +573,25 @@ impl<'a> Engine<'a> {
     /// are disjoint, no rule meets facts of both, the two together derive nothing new, and
     /// that candidate's net inside the branch cannot break: it is skipped, with the same
     /// result.
-    fn nest(&self, b: &mut Branch, queue: &mut Vec<Fact>) {
+    fn nest(&self, b: &mut Branch, queue: &mut Vec<Fact>, assume: Fact) {
         let n = self.ctx.geo.cell_count();
         let mut changed = true;
         let mut inner = b.clone();
         let mut q = Vec::with_capacity(128);
         let touch = self.touch.borrow();
         let (mut seen_facts, mut branch_touch) = (0, 0u128);
+        // While the branch is its plain net (no nested removal yet), an inner net is the net
+        // of the pair (assumption, candidate): its verdict is shared with the mirror case.
+        let k = self.dense_len;
+        let outer = match unfact(assume) {
+            (c, d, true) => Some(self.dense[c * 32 + usize::from(d)]).filter(|&i| i != u16::MAX),
+            _ => None,
+        };
+        let mut pairs = self.pairs.borrow_mut();
+        if outer.is_some() && pairs.is_empty() {
+            pairs.resize(k * k, PAIR_UNKNOWN);
+        }
+        let mut pristine = true;
         while changed && b.contradiction.is_none() {
             changed = false;
             for c in 0..n {
@@ -570,16 +611,38 @@ impl<'a> Engine<'a> {
                     if touch[c * 32 + usize::from(d)] & branch_touch == 0 {
                         continue;
                     }
-                    inner.copy_from(b);
-                    inner.derived.clear();
-                    q.clear();
-                    self.derive(&mut inner, fact(c, d, true), NONE, &mut q);
-                    self.run(&mut inner, &mut q, Mode::Net);
-                    if inner.contradiction.is_some() {
+                    let iy = self.dense[c * 32 + usize::from(d)];
+                    let slot = outer.filter(|_| iy != u16::MAX).map(|ix| {
+                        (
+                            usize::from(ix) * k + usize::from(iy),
+                            usize::from(iy) * k + usize::from(ix),
+                        )
+                    });
+                    let known = slot.map_or(PAIR_UNKNOWN, |(s, _)| pairs[s]);
+                    let broken = match known {
+                        PAIR_BROKEN => true,
+                        PAIR_OK if pristine => false,
+                        _ => {
+                            inner.copy_from(b);
+                            inner.derived.clear();
+                            q.clear();
+                            self.derive(&mut inner, fact(c, d, true), NONE, &mut q);
+                            self.run(&mut inner, &mut q, Mode::Net);
+                            let broken = inner.contradiction.is_some();
+                            if let (true, Some((s1, s2))) = (pristine, slot) {
+                                let v = if broken { PAIR_BROKEN } else { PAIR_OK };
+                                pairs[s1] = v;
+                                pairs[s2] = v;
+                            }
+                            broken
+                        }
+                    };
+                    if broken {
                         queue.clear();
                         self.derive(b, fact(c, d, false), NONE, queue);
                         self.run(b, queue, Mode::Net);
                         changed = true;
+                        pristine = false;
                     }
                 }
             }
