@@ -167,6 +167,45 @@ fn hint_ladder_climbs_then_applies_undoably() {
     assert_eq!(a.game.remaining(), before);
 }
 
+/// Waits for a hint worked out in the background, as the event loop does between keys.
+fn wait_for_hint(a: &mut App) {
+    let start = std::time::Instant::now();
+    while !a.poll_hint() {
+        assert!(start.elapsed().as_secs() < 120, "no hint arrived");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_slow_hint_arrives_later_and_play_goes_on_meanwhile() {
+    // No waiting at all: every hint takes the background path.
+    let mut a = app(Variant::Honeycomb);
+    a.hint_wait_ms = 0;
+    a.press("H");
+    if a.hint_pending() {
+        a.press("H");
+        assert!(a.message.as_ref().unwrap().text.contains("Still looking"));
+        wait_for_hint(&mut a);
+    }
+    assert!(!a.hint_pending());
+    assert_eq!(a.hint.as_ref().map(|h| h.stage), Some(1));
+
+    // An answer for a board that changed meanwhile is dropped, not shown on the new board.
+    let mut b = app(Variant::Standard);
+    b.hint_wait_ms = 0;
+    let empty = (0..b.game.geometry().cell_count())
+        .find(|&c| b.game.value(c) == 0)
+        .unwrap();
+    b.press("H");
+    if b.hint_pending() {
+        b.cursor = empty;
+        b.press("1");
+        wait_for_hint(&mut b);
+        assert!(b.hint.is_none());
+        assert!(b.message.as_ref().unwrap().text.contains("board changed"));
+    }
+}
+
 #[test]
 fn a_hint_on_a_wrong_board_points_at_the_wrong_entry() {
     let mut a = app(Variant::Standard);

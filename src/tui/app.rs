@@ -87,6 +87,18 @@ pub struct App {
     pub dirty: bool,
     pub records: Vec<Record>,
     seed: u64,
+    /// A hint being worked out on another thread: a forcing net on a hard honeycomb or
+    /// killer position can take seconds, and the board must not freeze meanwhile.
+    pending: Option<PendingHint>,
+    /// How long a hint request waits for its answer before play goes on and the answer
+    /// is shown when it comes (tests set 0 to exercise that path).
+    pub hint_wait_ms: u64,
+}
+
+/// The board a hint was asked for, and where its answer will arrive.
+struct PendingHint {
+    grid: crate::puzzle::Grid,
+    answer: std::sync::mpsc::Receiver<Option<Hint>>,
 }
 
 impl App {
@@ -122,6 +134,8 @@ impl App {
             dirty: false,
             records: Vec::new(),
             seed: 0x2545_F491_4F6C_DD1D,
+            pending: None,
+            hint_wait_ms: 150,
         })
     }
 
@@ -131,6 +145,8 @@ impl App {
             Ok(a) => a,
             Err(_) => unreachable!("the default keymap has no clashes"),
         };
+        // Tests read the hint right after the key, however loaded the machine is.
+        app.hint_wait_ms = 600_000;
         app.start_fresh();
         app
     }
@@ -531,8 +547,68 @@ impl App {
             self.hint = Some(HintState { hint, stage: 1 });
             return false;
         }
+        if self.pending.is_some() {
+            self.say(Tone::Info, "Still looking for a hint...");
+            return false;
+        }
         let grid = self.game.hint_grid();
-        match hints::next_hint(&grid, self.game.solution()) {
+        let (send, answer) = std::sync::mpsc::channel();
+        let (board, solution) = (grid.clone(), self.game.solution().map(<[u8]>::to_vec));
+        std::thread::spawn(move || {
+            // The player may have quit or moved on: a closed channel is fine.
+            let _ = send.send(hints::next_hint(&board, solution.as_deref()));
+        });
+        let wait = std::time::Duration::from_millis(self.hint_wait_ms);
+        match answer.recv_timeout(wait) {
+            Ok(hint) => self.show_hint(hint),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                self.pending = Some(PendingHint { grid, answer });
+                self.say(
+                    Tone::Info,
+                    "Looking for a hint (a hard position)... keep playing; it shows here.",
+                );
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                self.say(Tone::Warning, "The hint search failed.");
+            }
+        }
+        false
+    }
+
+    /// Takes a hint worked out in the background, if it has arrived; true when something
+    /// changed on screen. An answer for a board that has changed since is dropped.
+    pub fn poll_hint(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let hint = match p.answer.try_recv() {
+            Ok(hint) => hint,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return false,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.pending = None;
+                self.say(Tone::Warning, "The hint search failed.");
+                return true;
+            }
+        };
+        let asked = self.pending.take().map(|p| p.grid);
+        if asked.as_ref() == Some(&self.game.hint_grid()) {
+            self.show_hint(hint);
+        } else {
+            self.say(
+                Tone::Info,
+                "The board changed while a hint was worked out: ask again for a fresh one.",
+            );
+        }
+        true
+    }
+
+    /// Whether a hint is being worked out in the background.
+    pub fn hint_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    fn show_hint(&mut self, hint: Option<Hint>) {
+        match hint {
             Some(hint) => {
                 self.hint = Some(HintState { hint, stage: 1 });
                 self.message = None;
@@ -546,7 +622,6 @@ impl App {
                 },
             ),
         }
-        false
     }
 
     fn check(&mut self) {

@@ -270,6 +270,7 @@ fn event_loop(
                 }
             }
         }
+        redraw |= app.poll_hint();
         let now = Instant::now();
         app.tick(now.duration_since(last).as_millis() as u64);
         last = now;
