@@ -25,17 +25,12 @@ fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
     for &h in &ctx.t.complete {
         let w = ctx.where_in(h, digit);
         if w.len() == 2 {
-            let v = w.to_vec();
-            out.push(Link {
-                h,
-                a: v[0],
-                b: v[1],
-            });
-            out.push(Link {
-                h,
-                a: v[1],
-                b: v[0],
-            });
+            let mut it = w.iter();
+            let (Some(x), Some(y)) = (it.next(), it.next()) else {
+                continue;
+            };
+            out.push(Link { h, a: x, b: y });
+            out.push(Link { h, a: y, b: x });
         }
     }
     out
@@ -84,8 +79,43 @@ fn two_links(
         "2-string-kite" => Kind::Kite,
         _ => Kind::Turbot,
     };
+    // Every kind needs the weak link `l1.a - l2.a`: with at most 128 links, the partners of
+    // `l1` come from a mask of links by near end (same order as scanning all later links).
+    let masked = links.len() <= 128 && ctx.geo.cell_count() <= 256;
+    let mut by_a = [0u128; 256];
+    let mut ends = CellSet::EMPTY;
+    if masked {
+        for (k, l) in links.iter().enumerate() {
+            by_a[l.a] |= 1 << k;
+            ends.insert(l.a);
+        }
+    }
     for (i, l1) in links.iter().enumerate() {
-        for l2 in &links[i + 1..] {
+        let mut partners = 0u128;
+        if masked {
+            for c in ctx.t.peers[l1.a].and(ends).iter() {
+                partners |= by_a[c];
+            }
+            // Only later links (`i + 1..`).
+            partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
+        }
+        let mut next = i;
+        loop {
+            let k = if masked {
+                if partners == 0 {
+                    break;
+                }
+                let k = partners.trailing_zeros() as usize;
+                partners &= partners - 1;
+                k
+            } else {
+                next += 1;
+                if next >= links.len() {
+                    break;
+                }
+                next
+            };
+            let l2 = &links[k];
             if l1.h == l2.h {
                 continue;
             }
