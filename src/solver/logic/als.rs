@@ -51,6 +51,19 @@ pub struct Index {
     pub links: Vec<Vec<(usize, Digits)>>,
     /// The same for overlapping sets (an RCC never has a candidate in the overlap).
     pub overlapping: Vec<Vec<(usize, Digits)>>,
+    /// `links[i]` then `overlapping[i]` of every set, flat with the target's cells inline:
+    /// the chain search reads them in this order for every node.
+    chain_links: Vec<ChainLink>,
+    /// `chain_links[chain_start[i]..chain_start[i + 1]]` are set `i`'s.
+    chain_start: Vec<usize>,
+}
+
+/// One link as the chain search reads it.
+#[derive(Clone, Copy)]
+struct ChainLink {
+    cells: CellSet,
+    next: usize,
+    rcc: Digits,
 }
 
 impl Index {
@@ -143,11 +156,26 @@ impl Index {
                 }
             }
         }
+        let mut chain_links = Vec::new();
+        let mut chain_start = Vec::with_capacity(sets.len() + 1);
+        for i in 0..sets.len() {
+            chain_start.push(chain_links.len());
+            for &(next, rcc) in links[i].iter().chain(&overlapping[i]) {
+                chain_links.push(ChainLink {
+                    cells: cells[next],
+                    next,
+                    rcc,
+                });
+            }
+        }
+        chain_start.push(chain_links.len());
         Index {
             sets,
             cells,
             links,
             overlapping,
+            chain_links,
+            chain_start,
         }
     }
 }
@@ -364,17 +392,16 @@ fn chain_rec(
     let first_link = path.len() == 1;
     // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
     // of its two sets, which the index guarantees.
-    let candidates = index.links[cur].iter().chain(&index.overlapping[cur]);
-    for &(next, rcc) in candidates {
+    let candidates = &index.chain_links[index.chain_start[cur]..index.chain_start[cur + 1]];
+    for &ChainLink { cells, next, rcc } in candidates {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
         *budget -= 1;
         // A set adding no new cell only repeats the chain.
-        if index.cells[next].is_subset(used) {
+        if cells.is_subset(used) {
             continue;
         }
-        let n = &index.sets[next];
         for x in rcc.iter() {
             if (x == last) != first_link {
                 continue;
@@ -386,6 +413,7 @@ fn chain_rec(
             }
             path.push((next, x));
             if path.len() == len {
+                let n = &index.sets[next];
                 let first = &index.sets[path[0].0];
                 let x1 = path[1].1;
                 let mut elims = Vec::new();
@@ -400,7 +428,7 @@ fn chain_rec(
                 }
             }
             if path.len() < len {
-                let used = used.or(n.cells);
+                let used = used.or(cells);
                 chain_rec(ctx, index, info, path, len, used, budget, seen, sink)?;
             }
             path.pop();
