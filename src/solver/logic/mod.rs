@@ -190,6 +190,8 @@ pub struct Tables {
     pub line_class: Vec<Option<LineClass>>,
     /// Every complete line, in the order of `lines` flattened.
     pub all_lines: Vec<HouseId>,
+    /// Per house (indexed by id): the lines of `all_lines` that cross it, in that order.
+    pub crossing_lines: Vec<Vec<HouseId>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
@@ -239,12 +241,20 @@ impl Tables {
                 line_class[h] = Some(*class);
             }
         }
-        let all_lines = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let all_lines: Vec<HouseId> = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let crossing_lines = house_sets
+            .iter()
+            .map(|s| {
+                let crosses = |l: &&HouseId| !house_sets[**l].and(*s).is_empty();
+                all_lines.iter().filter(crosses).copied().collect()
+            })
+            .collect();
         Tables {
             house_sets,
             peers,
             line_class,
             all_lines,
+            crossing_lines,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,

@@ -216,7 +216,6 @@ fn empty_rectangle(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
-    let lines = &ctx.t.all_lines;
     for &b in &ctx.t.complete {
         if !is_box_like(ctx.geo.house(b).kind) {
             continue;
@@ -226,6 +225,8 @@ fn empty_rectangle(
             continue;
         }
         let bset = ctx.t.house_sets[b];
+        // Lines missing the box can be neither the cross's row nor its column.
+        let lines = &ctx.t.crossing_lines[b];
         for &r in lines {
             let rs = ctx.t.house_sets[r];
             // Tested per row before the column loop: the same skips, fewer tests.
