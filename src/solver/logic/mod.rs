@@ -680,30 +680,3 @@ pub(crate) mod testutil {
         }
     }
 }
-
-/// TEMP profiling (not to commit).
-pub fn profile_next(grid: &Grid, solution: Option<&[u8]>, acc: &mut std::collections::HashMap<&'static str, (u64, u32)>) -> Option<Step> {
-    if grid.is_solved() {
-        return None;
-    }
-    let ctx = Ctx::new(grid);
-    for info in techniques().iter().filter(|t| t.enabled) {
-        let mut found = None;
-        let t0 = std::time::Instant::now();
-        let _ = find_with(&ctx, info, &mut |s: Step| {
-            if useful(grid, &s) {
-                found = Some(s);
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        let e = acc.entry(info.id).or_default();
-        e.0 += t0.elapsed().as_nanos() as u64;
-        e.1 += 1;
-        if found.is_some() {
-            return found;
-        }
-    }
-    guess(&ctx, solution?)
-}
