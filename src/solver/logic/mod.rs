@@ -582,30 +582,36 @@ pub fn combinations<T: Copy>(
     k: usize,
     f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    /// `cur[..depth]` is the combination so far (`cur` has length `k`).
     fn rec<T: Copy>(
         items: &[T],
-        k: usize,
         start: usize,
-        cur: &mut Vec<T>,
+        cur: &mut [T],
+        depth: usize,
         f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if cur.len() == k {
+        let k = cur.len();
+        if depth == k {
             return f(cur);
         }
         for i in start..items.len() {
-            if items.len() - i < k - cur.len() {
+            if items.len() - i < k - depth {
                 break;
             }
-            cur.push(items[i]);
-            rec(items, k, i + 1, cur, f)?;
-            cur.pop();
+            cur[depth] = items[i];
+            rec(items, i + 1, cur, depth + 1, f)?;
         }
         ControlFlow::Continue(())
     }
     if k == 0 || k > items.len() {
         return ControlFlow::Continue(());
     }
-    rec(items, k, 0, &mut Vec::with_capacity(k), f)
+    // Small sizes (all the subset techniques) on the stack: this runs per house and call.
+    if k <= 8 {
+        let mut buf = [items[0]; 8];
+        return rec(items, 0, &mut buf[..k], 0, f);
+    }
+    rec(items, 0, &mut vec![items[0]; k], 0, f)
 }
 
 /// Box-like houses (boxes, jigsaw regions, cages) versus lines, for naming intersections.
