@@ -64,6 +64,8 @@ struct ChainLink {
     cells: CellSet,
     next: usize,
     rcc: Digits,
+    /// The target set's digits (most chain ends are rejected on these alone).
+    digits: Digits,
 }
 
 impl Index {
@@ -165,6 +167,7 @@ impl Index {
                     cells: cells[next],
                     next,
                     rcc,
+                    digits: digits[next],
                 });
             }
         }
@@ -390,10 +393,17 @@ fn chain_rec(
     let &(cur, last) = path.last().expect("path starts non-empty");
     // The first link uses the digit stored with the start set; later links must differ.
     let first_link = path.len() == 1;
+    let first_digits = index.sets[path[0].0].digits;
     // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
     // of its two sets, which the index guarantees.
     let candidates = &index.chain_links[index.chain_start[cur]..index.chain_start[cur + 1]];
-    for &ChainLink { cells, next, rcc } in candidates {
+    for &ChainLink {
+        cells,
+        next,
+        rcc,
+        digits,
+    } in candidates
+    {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
@@ -413,11 +423,11 @@ fn chain_rec(
             }
             path.push((next, x));
             if path.len() == len {
+                let x1 = path[1].1;
+                let zs = (first_digits & digits).without(Digits::single(x1) | Digits::single(x));
                 let n = &index.sets[next];
                 let first = &index.sets[path[0].0];
-                let x1 = path[1].1;
                 let mut elims = Vec::new();
-                let zs = (first.digits & n.digits).without(Digits::single(x1) | Digits::single(x));
                 for z in zs.iter() {
                     to_cands(common_elims(ctx, first, n, z), z, &mut elims);
                 }
