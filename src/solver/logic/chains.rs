@@ -103,7 +103,7 @@ impl Index {
     }
 }
 
-fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
+fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
     let stride = usize::from(ctx.geo.max_digit()) + 1;
     let mut index = Index {
         stride,
@@ -113,9 +113,6 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
     let mut nodes = Vec::new();
     for c in ctx.empty.iter() {
         for d in ctx.cand[c].iter() {
-            if only.is_some_and(|o| o != d) {
-                continue;
-            }
             if let Some(slot) = index.single.get_mut(c * stride + usize::from(d)) {
                 *slot = nodes.len();
             }
@@ -132,9 +129,6 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 continue;
             }
             for d in 1..=ctx.geo.max_digit() {
-                if only.is_some_and(|o| o != d) {
-                    continue;
-                }
                 let cells = inter.and(ctx.digit[usize::from(d)]);
                 if cells.len() >= 2 && index.get(&nodes, cells, d).is_none() {
                     index.groups[usize::from(d)].push(nodes.len());
@@ -151,9 +145,6 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
     if kind != Kind::Xy {
         for &h in &ctx.t.complete {
             for d in 1..=ctx.geo.max_digit() {
-                if only.is_some_and(|o| o != d) {
-                    continue;
-                }
                 let places = ctx.where_in(h, d);
                 if places.len() < 2 {
                     continue;
@@ -412,23 +403,16 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "grouped-aic" => (Kind::Aic, true, 20),
         _ => return ControlFlow::Continue(()),
     };
-    let digits: Vec<Option<u8>> = if kind == Kind::X {
-        (1..=ctx.geo.max_digit()).map(Some).collect()
-    } else {
-        vec![None]
-    };
-    for only in digits {
-        if matches!(kind, Kind::NiceLoop | Kind::Aic) {
-            // Nice loops and AICs walk the same graph: built once per position.
-            let g = ctx.cache.chain_graphs[usize::from(grouped)]
-                .get_or_init(|| build(ctx, kind, grouped, only));
-            search(ctx, g, info, kind, grouped, limit, sink)?;
-        } else {
-            let g = build(ctx, kind, grouped, only);
-            search(ctx, &g, info, kind, grouped, limit, sink)?;
-        }
+    if matches!(kind, Kind::NiceLoop | Kind::Aic) {
+        // Nice loops and AICs walk the same graph: built once per position.
+        let g = ctx.cache.chain_graphs[usize::from(grouped)]
+            .get_or_init(|| build(ctx, kind, grouped));
+        return search(ctx, g, info, kind, grouped, limit, sink);
     }
-    ControlFlow::Continue(())
+    // X-chains link a digit only to itself, so one graph of every digit holds each digit's
+    // graph unchanged (its nodes in the same order); `search` takes the digits in turn.
+    let g = build(ctx, kind, grouped);
+    search(ctx, &g, info, kind, grouped, limit, sink)
 }
 
 fn search(
@@ -443,11 +427,24 @@ fn search(
     let single = |i: usize| g.nodes[i].cells.len() == 1;
     let uses_group = |chain: &[ChainNode]| chain.iter().any(|n| n.cells.len() > 1);
     let (mut off, mut on) = (Walk::new(g), Walk::new(g));
-    for s in 0..g.nodes.len() {
+    // Nice loops: the start's weak partners as bits, asked for every node reached.
+    let mut weak_of_s = vec![0u64; g.nodes.len().div_ceil(64)];
+    // Starts in node order; X-chains digit by digit (as one graph per digit would).
+    let mut starts: Vec<usize> = (0..g.nodes.len()).collect();
+    if kind == Kind::X {
+        starts.sort_by_key(|&i| g.nodes[i].digit);
+    }
+    for s in starts {
         if kind == Kind::Xy
             && !(single(s) && ctx.cand[g.nodes[s].cells.first().unwrap_or(0)].len() == 2)
         {
             continue;
+        }
+        if kind == Kind::NiceLoop {
+            weak_of_s.fill(0);
+            for &m in g.weak.of(s) {
+                weak_of_s[m as usize / 64] |= 1 << (m % 64);
+            }
         }
         off.run(g, s, false, limit);
         let from_off = &off.seen;
@@ -493,7 +490,7 @@ fn search(
                 Kind::NiceLoop => {
                     // Continuous: e and s also weakly linked, so every weak link of the
                     // loop is in fact strong.
-                    if !g.weak.of(e).contains(&(s as u32)) {
+                    if weak_of_s[e / 64] & (1 << (e % 64)) == 0 {
                         continue;
                     }
                     if let Some(chain) = chain_of() {
