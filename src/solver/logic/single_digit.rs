@@ -41,6 +41,15 @@ fn line_class(ctx: &Ctx, h: HouseId) -> Option<LineClass> {
     ctx.t.line_class[h]
 }
 
+fn class_index(c: LineClass) -> usize {
+    match c {
+        LineClass::Row => 0,
+        LineClass::Column => 1,
+        LineClass::Forward => 2,
+        LineClass::Backward => 3,
+    }
+}
+
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].len() < 4 {
@@ -84,10 +93,18 @@ fn two_links(
     let masked = links.len() <= 128 && ctx.geo.cell_count() <= 256;
     let mut by_a = [0u128; 256];
     let mut ends = CellSet::EMPTY;
+    // Links by the direction of their house (`class_index`), and all links on lines: the
+    // direction tests of skyscrapers and kites as masks too.
+    let mut by_class = [0u128; 4];
+    let mut on_lines = 0u128;
     if masked {
         for (k, l) in links.iter().enumerate() {
             by_a[l.a] |= 1 << k;
             ends.insert(l.a);
+            if let Some(c) = line_class(ctx, l.h) {
+                by_class[class_index(c)] |= 1 << k;
+                on_lines |= 1 << k;
+            }
         }
     }
     for (i, l1) in links.iter().enumerate() {
@@ -98,6 +115,13 @@ fn two_links(
             }
             // Only later links (`i + 1..`).
             partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
+            let c1 = line_class(ctx, l1.h).map(class_index);
+            partners &= match (&kind, c1) {
+                (Kind::Skyscraper, Some(c)) => by_class[c],
+                (Kind::Kite, Some(c)) => on_lines & !by_class[c],
+                (Kind::Turbot, _) => !0,
+                (_, None) => 0,
+            };
         }
         let mut next = i;
         loop {
