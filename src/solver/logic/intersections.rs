@@ -22,14 +22,16 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if is_box_like(house.kind) != pointing {
             continue;
         }
-        let must = *must_cache[a].get_or_insert_with(|| {
-            if house.rule == Rule::Complete {
+        // The digits still to place in `a` (a house is met once per overlapping house).
+        let open = *must_cache[a].get_or_insert_with(|| {
+            let must = if house.rule == Rule::Complete {
                 ctx.geo.all_digits()
             } else {
                 must_appear(ctx.grid, house)
-            }
+            };
+            must.without(ctx.placed_in(a))
         });
-        for digit in must.without(ctx.placed_in(a)).iter() {
+        for digit in open.iter() {
             let places = ctx.where_in(a, digit);
             if places.len() < 2 || !places.is_subset(inter) {
                 continue;
