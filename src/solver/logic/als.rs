@@ -334,9 +334,11 @@ fn chain(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
+    let digits = usize::from(ctx.geo.max_digit()).min(16) + 1;
     let mut seen = Seen {
-        stamp: vec![0; index.sets.len() * 17 * (MAX_CHAIN + 1)],
+        stamp: vec![0; index.sets.len() * digits * (MAX_CHAIN + 1)],
         gen: 0,
+        digits,
     };
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
@@ -348,7 +350,7 @@ fn chain(
             for x1 in a.digits.iter().filter(|&d| d <= 16) {
                 // A state (set, digit in, position) reached twice from one start and first
                 // link gives the same eliminations: explore it once.
-                seen.gen += 1;
+                seen.next();
                 path.clear();
                 path.push((start, x1));
                 chain_rec(
@@ -372,10 +374,24 @@ fn chain(
     ControlFlow::Continue(())
 }
 
-/// Chain states visited in the current search: `stamp[state] == gen`.
+/// Chain states visited in the current search: `stamp[state] == gen`. Small stamps and
+/// only the grid's digits keep the table in cache (it is probed at every link).
 struct Seen {
-    stamp: Vec<u32>,
-    gen: u32,
+    stamp: Vec<u16>,
+    gen: u16,
+    /// Digit slots per set (`max_digit + 1`).
+    digits: usize,
+}
+
+impl Seen {
+    /// A new search: a fresh stamp, clearing the table when the stamps wrap.
+    fn next(&mut self) {
+        if self.gen == u16::MAX {
+            self.stamp.fill(0);
+            self.gen = 0;
+        }
+        self.gen += 1;
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -416,7 +432,7 @@ fn chain_rec(
             if (x == last) != first_link {
                 continue;
             }
-            let key = (next * 17 + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
+            let key = (next * seen.digits + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
             match seen.stamp.get_mut(key) {
                 Some(s) if *s != seen.gen => *s = seen.gen,
                 _ => continue,
