@@ -309,6 +309,8 @@ pub(crate) struct Cache {
     pub finned_fish: [std::cell::OnceCell<Vec<Step>>; 3],
     /// The implication graph of nice loops and AICs, plain and grouped.
     pub chain_graphs: [std::cell::OnceCell<chains::Graph>; 2],
+    /// Strong links per digit (the single-digit patterns).
+    pub strong_links: std::cell::OnceCell<Vec<Option<single_digit::Strong>>>,
     /// Conjugate-pair clusters per digit (the colouring techniques).
     pub clusters: std::cell::OnceCell<Vec<Vec<coloring::Cluster>>>,
     /// Almost locked sets and their links, collected on first use by the ALS family.

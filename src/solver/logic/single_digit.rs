@@ -14,10 +14,67 @@ use std::ops::ControlFlow;
 
 /// A strong link in house `h` between `a` and `b` (both orientations are listed).
 #[derive(Clone, Copy)]
-struct Link {
+pub(crate) struct Link {
     h: HouseId,
     a: Cell,
     b: Cell,
+}
+
+/// A digit's strong links, and (with at most 128 links, `masked`) as bit masks over them:
+/// per link the links whose near end sees its near end (the weak link every pattern
+/// needs), links by the direction of their house (`class_index`) and all links on lines.
+/// Built once per position for the four techniques.
+pub(crate) struct Strong {
+    links: Vec<Link>,
+    masked: bool,
+    partners: Vec<u128>,
+    by_class: [u128; 4],
+    on_lines: u128,
+}
+
+impl Strong {
+    fn build(ctx: &Ctx, digit: u8) -> Strong {
+        let links = links(ctx, digit);
+        let masked = links.len() <= 128 && ctx.geo.cell_count() <= 256;
+        let mut st = Strong {
+            links,
+            masked,
+            partners: Vec::new(),
+            by_class: [0; 4],
+            on_lines: 0,
+        };
+        if !masked {
+            return st;
+        }
+        let mut by_a = [0u128; 256];
+        let mut ends = CellSet::EMPTY;
+        for (k, l) in st.links.iter().enumerate() {
+            by_a[l.a] |= 1 << k;
+            ends.insert(l.a);
+            if let Some(c) = line_class(ctx, l.h) {
+                st.by_class[class_index(c)] |= 1 << k;
+                st.on_lines |= 1 << k;
+            }
+        }
+        st.partners = st
+            .links
+            .iter()
+            .map(|l| {
+                let near = ctx.t.peers[l.a].and(ends);
+                near.iter().fold(0u128, |m, c| m | by_a[c])
+            })
+            .collect();
+        st
+    }
+}
+
+/// The strong links of every digit with four or more candidates (indexed by digit).
+fn strong_links<'a>(ctx: &'a Ctx) -> &'a [Option<Strong>] {
+    ctx.cache.strong_links.get_or_init(|| {
+        (0..=ctx.geo.max_digit())
+            .map(|d| (d > 0 && ctx.digit[usize::from(d)].len() >= 4).then(|| Strong::build(ctx, d)))
+            .collect()
+    })
 }
 
 fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
@@ -55,12 +112,14 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if ctx.digit[usize::from(digit)].len() < 4 {
             continue;
         }
-        let links = links(ctx, digit);
+        let Some(Some(strong)) = strong_links(ctx).get(usize::from(digit)) else {
+            continue;
+        };
         match info.id {
             "skyscraper" | "2-string-kite" | "turbot-fish" => {
-                two_links(ctx, info, digit, &links, sink)?
+                two_links(ctx, info, digit, strong, sink)?
             }
-            "empty-rectangle" => empty_rectangle(ctx, info, digit, &links, sink)?,
+            "empty-rectangle" => empty_rectangle(ctx, info, digit, &strong.links, sink)?,
             _ => return ControlFlow::Continue(()),
         }
     }
@@ -72,9 +131,10 @@ fn two_links(
     ctx: &Ctx,
     info: &'static TechniqueInfo,
     digit: u8,
-    links: &[Link],
+    strong: &Strong,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    let links = &strong.links;
     let all = ctx.digit[usize::from(digit)];
     // Decided once, not per pair of links.
     #[derive(PartialEq)]
@@ -88,37 +148,20 @@ fn two_links(
         "2-string-kite" => Kind::Kite,
         _ => Kind::Turbot,
     };
-    // Every kind needs the weak link `l1.a - l2.a`: with at most 128 links, the partners of
-    // `l1` come from a mask of links by near end (same order as scanning all later links).
-    let masked = links.len() <= 128 && ctx.geo.cell_count() <= 256;
-    let mut by_a = [0u128; 256];
-    let mut ends = CellSet::EMPTY;
-    // Links by the direction of their house (`class_index`), and all links on lines: the
-    // direction tests of skyscrapers and kites as masks too.
-    let mut by_class = [0u128; 4];
-    let mut on_lines = 0u128;
-    if masked {
-        for (k, l) in links.iter().enumerate() {
-            by_a[l.a] |= 1 << k;
-            ends.insert(l.a);
-            if let Some(c) = line_class(ctx, l.h) {
-                by_class[class_index(c)] |= 1 << k;
-                on_lines |= 1 << k;
-            }
-        }
-    }
+    // Every kind needs the weak link `l1.a - l2.a`, and skyscrapers and kites their line
+    // directions: with the masks, only the later links passing those are visited (in
+    // order, as a scan of all later links would meet them).
+    let masked = strong.masked;
     for (i, l1) in links.iter().enumerate() {
         let mut partners = 0u128;
         if masked {
-            for c in ctx.t.peers[l1.a].and(ends).iter() {
-                partners |= by_a[c];
-            }
+            partners = strong.partners[i];
             // Only later links (`i + 1..`).
             partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
             let c1 = line_class(ctx, l1.h).map(class_index);
             partners &= match (&kind, c1) {
-                (Kind::Skyscraper, Some(c)) => by_class[c],
-                (Kind::Kite, Some(c)) => on_lines & !by_class[c],
+                (Kind::Skyscraper, Some(c)) => strong.by_class[c],
+                (Kind::Kite, Some(c)) => strong.on_lines & !strong.by_class[c],
                 (Kind::Turbot, _) => !0,
                 (_, None) => 0,
             };
