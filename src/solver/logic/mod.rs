@@ -618,6 +618,52 @@ pub fn combinations<T: Copy>(
     rec(items, 0, &mut vec![items[0]; k], 0, f)
 }
 
+/// Like [`combinations`], for searches that reject a combination once a running value
+/// (a union) is too big: `add` extends the value by one item or returns `None`, and no
+/// combination through a rejected prefix is visited. The others come in the same order.
+pub fn combinations_while<T: Copy, A: Copy>(
+    items: &[T],
+    k: usize,
+    init: A,
+    add: &dyn Fn(A, T) -> Option<A>,
+    f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn rec<T: Copy, A: Copy>(
+        items: &[T],
+        start: usize,
+        cur: &mut [T],
+        depth: usize,
+        acc: A,
+        add: &dyn Fn(A, T) -> Option<A>,
+        f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let k = cur.len();
+        if depth == k {
+            return f(cur);
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - depth {
+                break;
+            }
+            let Some(next) = add(acc, items[i]) else {
+                continue;
+            };
+            cur[depth] = items[i];
+            rec(items, i + 1, cur, depth + 1, next, add, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+    if k == 0 || k > items.len() {
+        return ControlFlow::Continue(());
+    }
+    if k <= 8 {
+        let mut buf = [items[0]; 8];
+        return rec(items, 0, &mut buf[..k], 0, init, add, f);
+    }
+    rec(items, 0, &mut vec![items[0]; k], 0, init, add, f)
+}
+
 /// Box-like houses (boxes, jigsaw regions, cages) versus lines, for naming intersections.
 pub fn is_box_like(kind: HouseKind) -> bool {
     matches!(

@@ -6,7 +6,7 @@
 
 use super::step::{article, cell_list, digit_list, effect_text, house_list};
 use super::{
-    combinations, must_appear, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
+    combinations_while, must_appear, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
 };
 use crate::geometry::{Cell, Digits, Geometry, HouseId, Rule};
 use std::ops::ControlFlow;
@@ -55,7 +55,9 @@ fn naked(
                 .iter()
                 .filter(|&c| (2..=k as u32).contains(&ctx.cand[c].len())),
         );
-        combinations(&cells, k, &mut |combo| {
+        // More than k digits among some of the cells already rules out every superset.
+        let add = |m: Digits, c: Cell| Some(m | ctx.cand[c]).filter(|m| m.len() as usize <= k);
+        combinations_while(&cells, k, Digits::EMPTY, &add, &mut |combo| {
             let digits = combo.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
             if digits.len() as usize != k {
                 return ControlFlow::Continue(());
@@ -116,7 +118,9 @@ fn hidden(ctx: &Ctx, info: &'static TechniqueInfo, k: usize, sink: &mut Sink) ->
                 .iter()
                 .filter(|&d| (2..=k as u32).contains(&ctx.where_in(h, d).len())),
         );
-        combinations(&digits, k, &mut |combo| {
+        // Likewise more than k cells for some of the digits.
+        let add = |m: CellSet, d: u8| Some(m.or(ctx.where_in(h, d))).filter(|m| m.len() as usize <= k);
+        combinations_while(&digits, k, CellSet::EMPTY, &add, &mut |combo| {
             let cells = combo
                 .iter()
                 .fold(CellSet::EMPTY, |m, &d| m.or(ctx.where_in(h, d)));
