@@ -354,7 +354,9 @@ fn ur3(ctx: &Ctx, h: HouseId, p: Cell, r: Cell, union: Digits, found: &mut Vec<V
         .filter(|&c| c != p && c != r)
         .collect();
     for k in 1..=3usize {
-        let _ = super::combinations(&others, k, &mut |sub: &[Cell]| {
+        // Cells adding past k+1 digits rule out every superset.
+        let add = |m: Digits, c: Cell| Some(m | ctx.cand[c]).filter(|m| m.len() as usize <= k + 1);
+        let _ = super::combinations_while(&others, k, union, &add, &mut |sub: &[Cell]| {
             let digits = sub.iter().fold(union, |m, &c| m | ctx.cand[c]);
             if digits.len() as usize == k + 1 {
                 let mut elims = Vec::new();
