@@ -405,8 +405,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     };
     if matches!(kind, Kind::NiceLoop | Kind::Aic) {
         // Nice loops and AICs walk the same graph: built once per position.
-        let g = ctx.cache.chain_graphs[usize::from(grouped)]
-            .get_or_init(|| build(ctx, kind, grouped));
+        let g =
+            ctx.cache.chain_graphs[usize::from(grouped)].get_or_init(|| build(ctx, kind, grouped));
         return search(ctx, g, info, kind, grouped, limit, sink);
     }
     // X-chains link a digit only to itself, so one graph of every digit holds each digit's

@@ -121,11 +121,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         match info.id {
             "simple-colors-trap" => {
                 for c in cl {
-                    let t = c
-                        .sees_a
-                        .and(c.sees_b)
-                        .and(all)
-                        .minus(c.a.or(c.b));
+                    let t = c.sees_a.and(c.sees_b).and(all).minus(c.a.or(c.b));
                     emit(c.a, c.b, CellSet::EMPTY, CellSet::EMPTY, t)?;
                 }
             }
@@ -147,7 +143,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                     for c2 in &cl[i + 1..] {
                         let mut t = CellSet::EMPTY;
                         let sides = |c: &Cluster| {
-                            [(c.a, c.sees_a, c.b, c.sees_b), (c.b, c.sees_b, c.a, c.sees_a)]
+                            [
+                                (c.a, c.sees_a, c.b, c.sees_b),
+                                (c.b, c.sees_b, c.a, c.sees_a),
+                            ]
                         };
                         for (_, seen, y1, sees_y1) in sides(c1) {
                             for (x2, _, y2, sees_y2) in sides(c2) {

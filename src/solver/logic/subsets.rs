@@ -77,7 +77,9 @@ fn naked(
             let mut elims = Vec::new();
             for &hh in houses {
                 for d in digits.iter() {
-                    let at = ctx.t.house_sets[hh].minus(set).and(ctx.digit[usize::from(d)]);
+                    let at = ctx.t.house_sets[hh]
+                        .minus(set)
+                        .and(ctx.digit[usize::from(d)]);
                     elims.extend(at.iter().map(|c| super::Candidate::new(c, d)));
                 }
             }
@@ -119,7 +121,8 @@ fn hidden(ctx: &Ctx, info: &'static TechniqueInfo, k: usize, sink: &mut Sink) ->
                 .filter(|&d| (2..=k as u32).contains(&ctx.where_in(h, d).len())),
         );
         // Likewise more than k cells for some of the digits.
-        let add = |m: CellSet, d: u8| Some(m.or(ctx.where_in(h, d))).filter(|m| m.len() as usize <= k);
+        let add =
+            |m: CellSet, d: u8| Some(m.or(ctx.where_in(h, d))).filter(|m| m.len() as usize <= k);
         combinations_while(&digits, k, CellSet::EMPTY, &add, &mut |combo| {
             let cells = combo
                 .iter()

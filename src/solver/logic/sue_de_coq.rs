@@ -11,8 +11,11 @@ use super::{combinations, Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, 
 use crate::geometry::{Cell, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
+/// Cells of A or B with their digits.
+type Part = (CellSet, Digits);
+
 /// Cell subsets (with their digits) of up to `max` cells.
-fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<(CellSet, Digits)> {
+fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<Part> {
     let mut out = Vec::new();
     let n = cells.len().min(12);
     for bits in 1u32..(1u32 << n) {
@@ -34,8 +37,8 @@ fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<(CellSet, Digits)> {
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     // Buffers reused by every combination: the useful A sets, the useful B sets by spare.
-    let mut a_buf: Vec<(CellSet, Digits)> = Vec::new();
-    let mut by_spare: Vec<Vec<(CellSet, Digits)>> = vec![Vec::new(); 17];
+    let mut a_buf: Vec<Part> = Vec::new();
+    let mut by_spare: Vec<Vec<Part>> = vec![Vec::new(); 17];
     for &(line, boxh, inter) in &ctx.t.overlaps {
         // Each unordered pair once, the line being the house of a line class.
         if ctx.t.line_class[line].is_none() || ctx.t.line_class[boxh].is_some() {
@@ -61,7 +64,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             .iter()
             .collect();
         // Built on the first combination of C with enough digits (most have too few).
-        let mut rests: Option<(Vec<(CellSet, Digits)>, Vec<(CellSet, Digits)>)> = None;
+        let mut rests: Option<(Vec<Part>, Vec<Part>)> = None;
         for size in 2..=inter_empty.len().min(3) {
             combinations(&inter_empty, size, &mut |c: &[Cell]| {
                 let vc = c.iter().fold(Digits::EMPTY, |m, &x| m | ctx.cand[x]);
@@ -76,9 +79,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 });
                 let cset = CellSet::from_cells(c.iter().copied());
                 // A and B must each take a digit of C and add fewer new digits than cells.
-                let useful = |&&(s, d): &&(CellSet, Digits)| {
-                    !(d & vc).is_empty() && d.without(vc).len() < s.len()
-                };
+                let useful =
+                    |&&(s, d): &&Part| !(d & vc).is_empty() && d.without(vc).len() < s.len();
                 // With A's and B's digits disjoint, C, A and B hold as many digits as cells
                 // exactly when the cells A and B have beyond their new digits (`spare`, at
                 // least 1 each) add up to C's digits beyond its cells; so each A is tried
