@@ -192,6 +192,9 @@ pub struct Tables {
     pub all_lines: Vec<HouseId>,
     /// Per house (indexed by id): the lines of `all_lines` that cross it, in that order.
     pub crossing_lines: Vec<Vec<HouseId>>,
+    /// `line_pos[i][cell]`: the position in `lines[i]` of the line through `cell`
+    /// (`u8::MAX` for none or past 64): fish find the cover lines a base line meets by cell.
+    pub line_pos: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
@@ -242,6 +245,20 @@ impl Tables {
             }
         }
         let all_lines: Vec<HouseId> = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let line_pos = lines
+            .iter()
+            .map(|(_, hs)| {
+                let mut pos = vec![u8::MAX; g.cell_count()];
+                for (i, &h) in hs.iter().enumerate().take(64) {
+                    for c in house_sets[h].iter() {
+                        if let Some(p) = pos.get_mut(c) {
+                            *p = i as u8;
+                        }
+                    }
+                }
+                pos
+            })
+            .collect();
         let crossing_lines = house_sets
             .iter()
             .map(|s| {
@@ -255,6 +272,7 @@ impl Tables {
             line_class,
             all_lines,
             crossing_lines,
+            line_pos,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,
