@@ -428,10 +428,13 @@ fn chain_rec(
         if cells.is_subset(used) {
             continue;
         }
-        for x in rcc.iter() {
-            if (x == last) != first_link {
-                continue;
-            }
+        // The first link takes the start's digit; later ones any RCC but the last link's.
+        let xs = if first_link {
+            rcc & Digits::single(last)
+        } else {
+            rcc.without(Digits::single(last))
+        };
+        for x in xs.iter() {
             let key = (next * seen.digits + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
             match seen.stamp.get_mut(key) {
                 Some(s) if *s != seen.gen => *s = seen.gen,
