@@ -283,6 +283,7 @@ fn empty_rectangle(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
+    let mut from_row: Vec<Link> = Vec::new();
     for &b in &ctx.t.complete {
         if !is_box_like(ctx.geo.house(b).kind) {
             continue;
@@ -306,6 +307,9 @@ fn empty_rectangle(
             if rest.is_empty() {
                 continue;
             }
+            // The links that can go with this box and row (none of the tests depends on
+            // the column), listed on the first column that fits.
+            let mut listed = false;
             for &c in lines {
                 let cs = ctx.t.house_sets[c];
                 if !rest.is_subset(cs) || line_class(ctx, r) == line_class(ctx, c) {
@@ -314,14 +318,17 @@ fn empty_rectangle(
                 if cs.and(bset).is_empty() || s.is_subset(cs) {
                     continue;
                 }
-                for l in links {
-                    if line_class(ctx, l.h).is_none() || !ctx.t.house_sets[l.h].and(bset).is_empty()
-                    {
-                        continue;
-                    }
-                    if !rs.contains(l.a) || rs.contains(l.b) {
-                        continue;
-                    }
+                if !listed {
+                    listed = true;
+                    from_row.clear();
+                    from_row.extend(links.iter().filter(|l| {
+                        line_class(ctx, l.h).is_some()
+                            && ctx.t.house_sets[l.h].and(bset).is_empty()
+                            && rs.contains(l.a)
+                            && !rs.contains(l.b)
+                    }));
+                }
+                for l in &from_row {
                     let targets = cs
                         .and(all)
                         .minus(bset)
