@@ -307,6 +307,10 @@ impl State<'_, '_> {
                         missed[k] = missed[k].or(missed[k - 1].and(not));
                     }
                     missed[0] = missed[0].or(not);
+                    // `missed` only grows: once every target is out, the rest cannot help.
+                    if possible.minus(missed[n - 1]).is_empty() {
+                        return ControlFlow::Continue(());
+                    }
                 }
                 if possible.minus(missed[n - 1]).is_empty() {
                     return ControlFlow::Continue(());
