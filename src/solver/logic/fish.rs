@@ -87,7 +87,18 @@ fn each_search(
                 if bi != ci {
                     let b = &mut bases;
                     let pos = &ctx.t.line_pos[ci];
-                    search(ctx, infos, digit, n, kind, base_lines, cover_lines, pos, b, sink)?;
+                    search(
+                        ctx,
+                        infos,
+                        digit,
+                        n,
+                        kind,
+                        base_lines,
+                        cover_lines,
+                        pos,
+                        b,
+                        sink,
+                    )?;
                 }
             }
         }
