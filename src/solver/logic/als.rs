@@ -51,6 +51,21 @@ pub struct Index {
     pub links: Vec<Vec<(usize, Digits)>>,
     /// The same for overlapping sets (an RCC never has a candidate in the overlap).
     pub overlapping: Vec<Vec<(usize, Digits)>>,
+    /// `links[i]` then `overlapping[i]` of every set, flat with the target's cells inline:
+    /// the chain search reads them in this order for every node.
+    chain_links: Vec<ChainLink>,
+    /// `chain_links[chain_start[i]..chain_start[i + 1]]` are set `i`'s.
+    chain_start: Vec<usize>,
+}
+
+/// One link as the chain search reads it.
+#[derive(Clone, Copy)]
+struct ChainLink {
+    cells: CellSet,
+    next: usize,
+    rcc: Digits,
+    /// The target set's digits (most chain ends are rejected on these alone).
+    digits: Digits,
 }
 
 impl Index {
@@ -143,11 +158,27 @@ impl Index {
                 }
             }
         }
+        let mut chain_links = Vec::new();
+        let mut chain_start = Vec::with_capacity(sets.len() + 1);
+        for i in 0..sets.len() {
+            chain_start.push(chain_links.len());
+            for &(next, rcc) in links[i].iter().chain(&overlapping[i]) {
+                chain_links.push(ChainLink {
+                    cells: cells[next],
+                    next,
+                    rcc,
+                    digits: digits[next],
+                });
+            }
+        }
+        chain_start.push(chain_links.len());
         Index {
             sets,
             cells,
             links,
             overlapping,
+            chain_links,
+            chain_start,
         }
     }
 }
@@ -303,9 +334,11 @@ fn chain(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
+    let digits = usize::from(ctx.geo.max_digit()).min(16) + 1;
     let mut seen = Seen {
-        stamp: vec![0; index.sets.len() * 17 * (MAX_CHAIN + 1)],
+        stamp: vec![0; index.sets.len() * digits * (MAX_CHAIN + 1)],
         gen: 0,
+        digits,
     };
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
@@ -317,7 +350,7 @@ fn chain(
             for x1 in a.digits.iter().filter(|&d| d <= 16) {
                 // A state (set, digit in, position) reached twice from one start and first
                 // link gives the same eliminations: explore it once.
-                seen.gen += 1;
+                seen.next();
                 path.clear();
                 path.push((start, x1));
                 chain_rec(
@@ -341,10 +374,24 @@ fn chain(
     ControlFlow::Continue(())
 }
 
-/// Chain states visited in the current search: `stamp[state] == gen`.
+/// Chain states visited in the current search: `stamp[state] == gen`. Small stamps and
+/// only the grid's digits keep the table in cache (it is probed at every link).
 struct Seen {
-    stamp: Vec<u32>,
-    gen: u32,
+    stamp: Vec<u16>,
+    gen: u16,
+    /// Digit slots per set (`max_digit + 1`).
+    digits: usize,
+}
+
+impl Seen {
+    /// A new search: a fresh stamp, clearing the table when the stamps wrap.
+    fn next(&mut self) {
+        if self.gen == u16::MAX {
+            self.stamp.fill(0);
+            self.gen = 0;
+        }
+        self.gen += 1;
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -362,34 +409,44 @@ fn chain_rec(
     let &(cur, last) = path.last().expect("path starts non-empty");
     // The first link uses the digit stored with the start set; later links must differ.
     let first_link = path.len() == 1;
+    let first_digits = index.sets[path[0].0].digits;
     // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
     // of its two sets, which the index guarantees.
-    let candidates = index.links[cur].iter().chain(&index.overlapping[cur]);
-    for &(next, rcc) in candidates {
+    let candidates = &index.chain_links[index.chain_start[cur]..index.chain_start[cur + 1]];
+    for &ChainLink {
+        cells,
+        next,
+        rcc,
+        digits,
+    } in candidates
+    {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
         *budget -= 1;
         // A set adding no new cell only repeats the chain.
-        if index.cells[next].is_subset(used) {
+        if cells.is_subset(used) {
             continue;
         }
-        let n = &index.sets[next];
-        for x in rcc.iter() {
-            if (x == last) != first_link {
-                continue;
-            }
-            let key = (next * 17 + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
+        // The first link takes the start's digit; later ones any RCC but the last link's.
+        let xs = if first_link {
+            rcc & Digits::single(last)
+        } else {
+            rcc.without(Digits::single(last))
+        };
+        for x in xs.iter() {
+            let key = (next * seen.digits + usize::from(x)) * (MAX_CHAIN + 1) + path.len();
             match seen.stamp.get_mut(key) {
                 Some(s) if *s != seen.gen => *s = seen.gen,
                 _ => continue,
             }
             path.push((next, x));
             if path.len() == len {
-                let first = &index.sets[path[0].0];
                 let x1 = path[1].1;
+                let zs = (first_digits & digits).without(Digits::single(x1) | Digits::single(x));
+                let n = &index.sets[next];
+                let first = &index.sets[path[0].0];
                 let mut elims = Vec::new();
-                let zs = (first.digits & n.digits).without(Digits::single(x1) | Digits::single(x));
                 for z in zs.iter() {
                     to_cands(common_elims(ctx, first, n, z), z, &mut elims);
                 }
@@ -400,7 +457,7 @@ fn chain_rec(
                 }
             }
             if path.len() < len {
-                let used = used.or(n.cells);
+                let used = used.or(cells);
                 chain_rec(ctx, index, info, path, len, used, budget, seen, sink)?;
             }
             path.pop();

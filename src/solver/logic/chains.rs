@@ -35,9 +35,45 @@ struct Node {
 pub(crate) struct Graph {
     nodes: Vec<Node>,
     /// Partners that are true when the node is false.
-    strong: Vec<Vec<usize>>,
+    strong: Adjacency,
     /// Partners that are false when the node is true.
-    weak: Vec<Vec<usize>>,
+    weak: Adjacency,
+}
+
+/// Every node's partners in one flat list (`list[start[i]..start[i + 1]]` are node `i`'s):
+/// one allocation per graph instead of one per node, read in order by the walks.
+#[derive(Default)]
+struct Adjacency {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Adjacency {
+    #[inline]
+    fn of(&self, i: usize) -> &[u32] {
+        match (self.start.get(i), self.start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// From `(node, partner)` pairs: each node's partners in the order given.
+    fn from_pairs(n: usize, pairs: &[(u32, u32)]) -> Adjacency {
+        let mut start = vec![0u32; n + 1];
+        for &(i, _) in pairs {
+            start[i as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill: Vec<u32> = start[..n].to_vec();
+        let mut list = vec![0u32; pairs.len()];
+        for &(i, j) in pairs {
+            list[fill[i as usize] as usize] = j;
+            fill[i as usize] += 1;
+        }
+        Adjacency { start, list }
+    }
 }
 
 /// Node lookup without hashing: single cells by `cell * stride + digit`, groups by a short
@@ -67,7 +103,7 @@ impl Index {
     }
 }
 
-fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
+fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
     let stride = usize::from(ctx.geo.max_digit()) + 1;
     let mut index = Index {
         stride,
@@ -77,9 +113,6 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
     let mut nodes = Vec::new();
     for c in ctx.empty.iter() {
         for d in ctx.cand[c].iter() {
-            if only.is_some_and(|o| o != d) {
-                continue;
-            }
             if let Some(slot) = index.single.get_mut(c * stride + usize::from(d)) {
                 *slot = nodes.len();
             }
@@ -96,9 +129,6 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 continue;
             }
             for d in 1..=ctx.geo.max_digit() {
-                if only.is_some_and(|o| o != d) {
-                    continue;
-                }
                 let cells = inter.and(ctx.digit[usize::from(d)]);
                 if cells.len() >= 2 && index.get(&nodes, cells, d).is_none() {
                     index.groups[usize::from(d)].push(nodes.len());
@@ -108,15 +138,13 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
         }
     }
     let n = nodes.len();
-    let mut strong = vec![Vec::new(); n];
-    let mut weak = vec![Vec::new(); n];
+    // Strong links as (node, partner) pairs in the order found; a node's list keeps the
+    // first of repeated house links (two cells can be the only places in two houses).
+    let mut strong: Vec<(u32, u32)> = Vec::new();
     // Strong links in houses: the digit's places split into exactly two nodes.
     if kind != Kind::Xy {
         for &h in &ctx.t.complete {
             for d in 1..=ctx.geo.max_digit() {
-                if only.is_some_and(|o| o != d) {
-                    continue;
-                }
                 let places = ctx.where_in(h, d);
                 if places.len() < 2 {
                     continue;
@@ -133,15 +161,26 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                         continue;
                     }
                     if let Some(j) = index.get(&nodes, rest, d) {
-                        if !strong[i].contains(&j) {
-                            strong[i].push(j);
-                        }
+                        strong.push((i as u32, j as u32));
                     }
                 }
             }
         }
     }
-    // Strong links in bivalue cells (not for X-chains).
+    // Repeats dropped per node (a stable sort groups each node's links in found order).
+    strong.sort_by_key(|&(i, _)| i);
+    let mut kept: Vec<(u32, u32)> = Vec::with_capacity(strong.len());
+    let mut node_from = 0;
+    for &(i, j) in &strong {
+        if kept.get(node_from).is_none_or(|&(k, _)| k != i) {
+            node_from = kept.len();
+        }
+        if !kept[node_from..].iter().any(|&(_, x)| x == j) {
+            kept.push((i, j));
+        }
+    }
+    let mut strong = kept;
+    // Strong links in bivalue cells (not for X-chains), after each node's house links.
     if kind != Kind::X {
         for c in ctx.empty.iter() {
             if ctx.cand[c].len() != 2 {
@@ -152,14 +191,21 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
                 continue;
             };
             if let (Some(i), Some(j)) = (index.cell(c, x), index.cell(c, y)) {
-                strong[i].push(j);
-                strong[j].push(i);
+                strong.push((i as u32, j as u32));
+                strong.push((j as u32, i as u32));
             }
         }
     }
+    let strong = Adjacency::from_pairs(n, &strong);
     // Weak links: same digit, disjoint, every cell seeing every cell (the single cells in
-    // cell order, then the groups, as node order has them); or one cell, two digits.
+    // cell order, then the groups, as node order has them); then, for loops and AICs, one
+    // cell, two digits.
+    let mut weak = Adjacency {
+        start: Vec::with_capacity(n + 1),
+        list: Vec::new(),
+    };
     for (i, a) in nodes.iter().enumerate() {
+        weak.start.push(weak.list.len() as u32);
         if kind == Kind::Xy && a.cells.len() != 1 {
             continue;
         }
@@ -168,37 +214,33 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, only: Option<u8>) -> Graph {
         for c in a.cells.iter() {
             seen = seen.and(ctx.t.peers[c]);
         }
-        let list = &mut weak[i];
+        let list = &mut weak.list;
         for c in seen.and(ctx.digit[usize::from(d)]).iter() {
             if let Some(j) = index.cell(c, d) {
                 if j != i {
-                    list.push(j);
+                    list.push(j as u32);
                 }
             }
         }
         for &j in &index.groups[usize::from(d)] {
             if j != i && nodes[j].cells.is_subset(seen) {
-                list.push(j);
+                list.push(j as u32);
             }
         }
-    }
-    if kind != Kind::X && kind != Kind::Xy {
-        for (i, a) in nodes.iter().enumerate() {
-            if a.cells.len() != 1 {
-                continue;
-            }
+        if kind != Kind::X && kind != Kind::Xy && a.cells.len() == 1 {
             let Some(c) = a.cells.first() else {
                 continue;
             };
             for d in ctx.cand[c].iter() {
                 if let Some(j) = index.cell(c, d) {
                     if j != i {
-                        weak[i].push(j);
+                        list.push(j as u32);
                     }
                 }
             }
         }
     }
+    weak.start.push(weak.list.len() as u32);
     Graph {
         nodes,
         strong,
@@ -260,12 +302,13 @@ impl Walk {
                 continue;
             }
             let (node, is_on) = (st / 2, st % 2 == 1);
-            let next: &[usize] = if is_on {
-                &g.weak[node]
+            let next: &[u32] = if is_on {
+                g.weak.of(node)
             } else {
-                &g.strong[node]
+                g.strong.of(node)
             };
             for &m in next {
+                let m = m as usize;
                 let ns = m * 2 + usize::from(!is_on);
                 if seen[ns].0 == u32::MAX {
                     seen[ns] = (st as u32, depth + 1);
@@ -360,23 +403,16 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "grouped-aic" => (Kind::Aic, true, 20),
         _ => return ControlFlow::Continue(()),
     };
-    let digits: Vec<Option<u8>> = if kind == Kind::X {
-        (1..=ctx.geo.max_digit()).map(Some).collect()
-    } else {
-        vec![None]
-    };
-    for only in digits {
-        if matches!(kind, Kind::NiceLoop | Kind::Aic) {
-            // Nice loops and AICs walk the same graph: built once per position.
-            let g = ctx.cache.chain_graphs[usize::from(grouped)]
-                .get_or_init(|| build(ctx, kind, grouped, only));
-            search(ctx, g, info, kind, grouped, limit, sink)?;
-        } else {
-            let g = build(ctx, kind, grouped, only);
-            search(ctx, &g, info, kind, grouped, limit, sink)?;
-        }
+    if matches!(kind, Kind::NiceLoop | Kind::Aic) {
+        // Nice loops and AICs walk the same graph: built once per position.
+        let g =
+            ctx.cache.chain_graphs[usize::from(grouped)].get_or_init(|| build(ctx, kind, grouped));
+        return search(ctx, g, info, kind, grouped, limit, sink);
     }
-    ControlFlow::Continue(())
+    // X-chains link a digit only to itself, so one graph of every digit holds each digit's
+    // graph unchanged (its nodes in the same order); `search` takes the digits in turn.
+    let g = build(ctx, kind, grouped);
+    search(ctx, &g, info, kind, grouped, limit, sink)
 }
 
 fn search(
@@ -391,11 +427,24 @@ fn search(
     let single = |i: usize| g.nodes[i].cells.len() == 1;
     let uses_group = |chain: &[ChainNode]| chain.iter().any(|n| n.cells.len() > 1);
     let (mut off, mut on) = (Walk::new(g), Walk::new(g));
-    for s in 0..g.nodes.len() {
+    // Nice loops: the start's weak partners as bits, asked for every node reached.
+    let mut weak_of_s = vec![0u64; g.nodes.len().div_ceil(64)];
+    // Starts in node order; X-chains digit by digit (as one graph per digit would).
+    let mut starts: Vec<usize> = (0..g.nodes.len()).collect();
+    if kind == Kind::X {
+        starts.sort_by_key(|&i| g.nodes[i].digit);
+    }
+    for s in starts {
         if kind == Kind::Xy
             && !(single(s) && ctx.cand[g.nodes[s].cells.first().unwrap_or(0)].len() == 2)
         {
             continue;
+        }
+        if kind == Kind::NiceLoop {
+            weak_of_s.fill(0);
+            for &m in g.weak.of(s) {
+                weak_of_s[m as usize / 64] |= 1 << (m % 64);
+            }
         }
         off.run(g, s, false, limit);
         let from_off = &off.seen;
@@ -441,7 +490,7 @@ fn search(
                 Kind::NiceLoop => {
                     // Continuous: e and s also weakly linked, so every weak link of the
                     // loop is in fact strong.
-                    if !g.weak[e].contains(&s) {
+                    if weak_of_s[e / 64] & (1 << (e % 64)) == 0 {
                         continue;
                     }
                     if let Some(chain) = chain_of() {

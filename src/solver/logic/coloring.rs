@@ -8,10 +8,28 @@ use super::{CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Digits, Geometry};
 use std::ops::ControlFlow;
 
-/// One cluster: its two colours.
-struct Cluster {
+/// One cluster: its two colours, and the cells seeing each colour.
+pub(crate) struct Cluster {
     a: CellSet,
     b: CellSet,
+    sees_a: CellSet,
+    sees_b: CellSet,
+}
+
+/// The clusters of every digit (indexed by digit), built once per position for the four
+/// colouring techniques.
+fn all_clusters<'a>(ctx: &'a Ctx) -> &'a [Vec<Cluster>] {
+    ctx.cache.clusters.get_or_init(|| {
+        (0..=ctx.geo.max_digit())
+            .map(|d| {
+                if d == 0 || ctx.digit[usize::from(d)].len() < 4 {
+                    Vec::new()
+                } else {
+                    clusters(ctx, d)
+                }
+            })
+            .collect()
+    })
 }
 
 fn clusters(ctx: &Ctx, digit: u8) -> Vec<Cluster> {
@@ -34,6 +52,8 @@ fn clusters(ctx: &Ctx, digit: u8) -> Vec<Cluster> {
         let mut c = Cluster {
             a: CellSet::EMPTY,
             b: CellSet::EMPTY,
+            sees_a: CellSet::EMPTY,
+            sees_b: CellSet::EMPTY,
         };
         colour[start] = 1;
         let mut stack = vec![start];
@@ -50,6 +70,8 @@ fn clusters(ctx: &Ctx, digit: u8) -> Vec<Cluster> {
                 }
             }
         }
+        c.sees_a = sees_any(ctx, c.a);
+        c.sees_b = sees_any(ctx, c.b);
         out.push(c);
     }
     out
@@ -71,7 +93,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if all.len() < 4 {
             continue;
         }
-        let cl = clusters(ctx, digit);
+        let Some(cl) = all_clusters(ctx).get(usize::from(digit)) else {
+            continue;
+        };
         let mut emit = |a: CellSet, b: CellSet, a2: CellSet, b2: CellSet, targets: CellSet| {
             let elims = ctx.elims(targets, digit);
             if elims.is_empty() {
@@ -96,16 +120,13 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         };
         match info.id {
             "simple-colors-trap" => {
-                for c in &cl {
-                    let t = sees_any(ctx, c.a)
-                        .and(sees_any(ctx, c.b))
-                        .and(all)
-                        .minus(c.a.or(c.b));
+                for c in cl {
+                    let t = c.sees_a.and(c.sees_b).and(all).minus(c.a.or(c.b));
                     emit(c.a, c.b, CellSet::EMPTY, CellSet::EMPTY, t)?;
                 }
             }
             "simple-colors-wrap" => {
-                for c in &cl {
+                for c in cl {
                     // A colour with two cells in one house is false everywhere.
                     if clashes(ctx, c.a) {
                         emit(c.a, c.b, CellSet::EMPTY, CellSet::EMPTY, c.a)?;
@@ -121,13 +142,16 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 for (i, c1) in cl.iter().enumerate() {
                     for c2 in &cl[i + 1..] {
                         let mut t = CellSet::EMPTY;
-                        for (x1, y1) in [(c1.a, c1.b), (c1.b, c1.a)] {
-                            let seen = sees_any(ctx, x1);
-                            for (x2, y2) in [(c2.a, c2.b), (c2.b, c2.a)] {
+                        let sides = |c: &Cluster| {
+                            [
+                                (c.a, c.sees_a, c.b, c.sees_b),
+                                (c.b, c.sees_b, c.a, c.sees_a),
+                            ]
+                        };
+                        for (_, seen, y1, sees_y1) in sides(c1) {
+                            for (x2, _, y2, sees_y2) in sides(c2) {
                                 if !seen.and(x2).is_empty() {
-                                    t = t.or(sees_any(ctx, y1)
-                                        .and(sees_any(ctx, y2))
-                                        .minus(y1.or(y2)));
+                                    t = t.or(sees_y1.and(sees_y2).minus(y1.or(y2)));
                                 }
                             }
                         }
@@ -139,8 +163,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 // A colour that sees both colours of another cluster is false.
                 for (i, c1) in cl.iter().enumerate() {
                     for (j, c2) in cl.iter().enumerate() {
-                        for (x1, y1) in [(c1.a, c1.b), (c1.b, c1.a)] {
-                            let seen = sees_any(ctx, x1);
+                        for (x1, seen, y1) in [(c1.a, c1.sees_a, c1.b), (c1.b, c1.sees_b, c1.a)] {
                             if i != j && !seen.and(c2.a).is_empty() && !seen.and(c2.b).is_empty() {
                                 emit(x1, y1, c2.a, c2.b, x1)?;
                             }

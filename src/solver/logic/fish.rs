@@ -86,7 +86,19 @@ fn each_search(
             for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
                 if bi != ci {
                     let b = &mut bases;
-                    search(ctx, infos, digit, n, kind, base_lines, cover_lines, b, sink)?;
+                    let pos = &ctx.t.line_pos[ci];
+                    search(
+                        ctx,
+                        infos,
+                        digit,
+                        n,
+                        kind,
+                        base_lines,
+                        cover_lines,
+                        pos,
+                        b,
+                        sink,
+                    )?;
                 }
             }
         }
@@ -112,6 +124,7 @@ fn search(
     kind: Kind,
     base_lines: &[HouseId],
     cover_lines: &[HouseId],
+    cover_pos: &[u8],
     bases: &mut [Base; 64],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
@@ -133,10 +146,12 @@ fn search(
         if !(min_per_line..=max_per_line).contains(&cells.len()) || nb == bases.len() {
             continue;
         }
+        // Lines of one class are disjoint: each cell lies on at most one cover line.
         let mut hits = 0u64;
-        for (i, &c) in cover_lines.iter().enumerate() {
-            if !cells.and(ctx.t.house_sets[c]).is_empty() {
-                hits |= 1 << i;
+        for c in cells.iter() {
+            match cover_pos.get(c) {
+                Some(&p) if p < 64 => hits |= 1 << p,
+                _ => {}
             }
         }
         if hits.count_ones() <= max_hit {
@@ -303,6 +318,10 @@ impl State<'_, '_> {
                         missed[k] = missed[k].or(missed[k - 1].and(not));
                     }
                     missed[0] = missed[0].or(not);
+                    // `missed` only grows: once every target is out, the rest cannot help.
+                    if possible.minus(missed[n - 1]).is_empty() {
+                        return ControlFlow::Continue(());
+                    }
                 }
                 if possible.minus(missed[n - 1]).is_empty() {
                     return ControlFlow::Continue(());

@@ -7,7 +7,7 @@
 
 use super::step::{effect_text, house_name};
 use super::{is_box_like, must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
-use crate::geometry::{digit_char, Geometry, Rule};
+use crate::geometry::{digit_char, Digits, Geometry, Rule};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -22,14 +22,19 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if is_box_like(house.kind) != pointing {
             continue;
         }
-        let must = *must_cache[a].get_or_insert_with(|| {
-            if house.rule == Rule::Complete {
+        // The digits still to place in `a` (a house is met once per overlapping house).
+        let open = *must_cache[a].get_or_insert_with(|| {
+            let must = if house.rule == Rule::Complete {
                 ctx.geo.all_digits()
             } else {
                 must_appear(ctx.grid, house)
-            }
+            };
+            must.without(ctx.placed_in(a))
         });
-        for digit in must.without(ctx.placed_in(a)).iter() {
+        // Digits with a candidate in `a` outside the intersection cannot be locked in it.
+        let outside = ctx.t.house_sets[a].minus(inter).and(ctx.empty);
+        let off = outside.iter().fold(Digits::EMPTY, |m, c| m | ctx.cand[c]);
+        for digit in open.without(off).iter() {
             let places = ctx.where_in(a, digit);
             if places.len() < 2 || !places.is_subset(inter) {
                 continue;

@@ -121,12 +121,15 @@ impl CellSet {
             self.0[3] & !o.0[3],
         ])
     }
+    #[inline]
     pub fn is_subset(self, o: CellSet) -> bool {
         self.minus(o).is_empty()
     }
+    #[inline]
     pub fn first(&self) -> Option<Cell> {
         self.iter().next()
     }
+    #[inline]
     pub fn iter(&self) -> CellIter {
         CellIter {
             words: self.0,
@@ -187,6 +190,11 @@ pub struct Tables {
     pub line_class: Vec<Option<LineClass>>,
     /// Every complete line, in the order of `lines` flattened.
     pub all_lines: Vec<HouseId>,
+    /// Per house (indexed by id): the lines of `all_lines` that cross it, in that order.
+    pub crossing_lines: Vec<Vec<HouseId>>,
+    /// `line_pos[i][cell]`: the position in `lines[i]` of the line through `cell`
+    /// (`u8::MAX` for none or past 64): fish find the cover lines a base line meets by cell.
+    pub line_pos: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
 }
@@ -236,12 +244,35 @@ impl Tables {
                 line_class[h] = Some(*class);
             }
         }
-        let all_lines = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let all_lines: Vec<HouseId> = lines.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+        let line_pos = lines
+            .iter()
+            .map(|(_, hs)| {
+                let mut pos = vec![u8::MAX; g.cell_count()];
+                for (i, &h) in hs.iter().enumerate().take(64) {
+                    for c in house_sets[h].iter() {
+                        if let Some(p) = pos.get_mut(c) {
+                            *p = i as u8;
+                        }
+                    }
+                }
+                pos
+            })
+            .collect();
+        let crossing_lines = house_sets
+            .iter()
+            .map(|s| {
+                let crosses = |l: &&HouseId| !house_sets[**l].and(*s).is_empty();
+                all_lines.iter().filter(crosses).copied().collect()
+            })
+            .collect();
         Tables {
             house_sets,
             peers,
             line_class,
             all_lines,
+            crossing_lines,
+            line_pos,
             all_complete: complete.len() == g.houses().len(),
             complete,
             lines,
@@ -296,6 +327,10 @@ pub(crate) struct Cache {
     pub finned_fish: [std::cell::OnceCell<Vec<Step>>; 3],
     /// The implication graph of nice loops and AICs, plain and grouped.
     pub chain_graphs: [std::cell::OnceCell<chains::Graph>; 2],
+    /// Strong links per digit (the single-digit patterns).
+    pub strong_links: std::cell::OnceCell<Vec<Option<single_digit::Strong>>>,
+    /// Conjugate-pair clusters per digit (the colouring techniques).
+    pub clusters: std::cell::OnceCell<Vec<Vec<coloring::Cluster>>>,
     /// Almost locked sets and their links, collected on first use by the ALS family.
     pub als: std::cell::OnceCell<Arc<als::Index>>,
 }
@@ -582,30 +617,82 @@ pub fn combinations<T: Copy>(
     k: usize,
     f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    /// `cur[..depth]` is the combination so far (`cur` has length `k`).
     fn rec<T: Copy>(
         items: &[T],
-        k: usize,
         start: usize,
-        cur: &mut Vec<T>,
+        cur: &mut [T],
+        depth: usize,
         f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if cur.len() == k {
+        let k = cur.len();
+        if depth == k {
             return f(cur);
         }
         for i in start..items.len() {
-            if items.len() - i < k - cur.len() {
+            if items.len() - i < k - depth {
                 break;
             }
-            cur.push(items[i]);
-            rec(items, k, i + 1, cur, f)?;
-            cur.pop();
+            cur[depth] = items[i];
+            rec(items, i + 1, cur, depth + 1, f)?;
         }
         ControlFlow::Continue(())
     }
     if k == 0 || k > items.len() {
         return ControlFlow::Continue(());
     }
-    rec(items, k, 0, &mut Vec::with_capacity(k), f)
+    // Small sizes (all the subset techniques) on the stack: this runs per house and call.
+    if k <= 8 {
+        let mut buf = [items[0]; 8];
+        return rec(items, 0, &mut buf[..k], 0, f);
+    }
+    rec(items, 0, &mut vec![items[0]; k], 0, f)
+}
+
+/// Like [`combinations`], for searches that reject a combination once a running value
+/// (a union) is too big: `add` extends the value by one item or returns `None`, and no
+/// combination through a rejected prefix is visited. The others come in the same order.
+pub fn combinations_while<T: Copy, A: Copy>(
+    items: &[T],
+    k: usize,
+    init: A,
+    add: &dyn Fn(A, T) -> Option<A>,
+    f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn rec<T: Copy, A: Copy>(
+        items: &[T],
+        start: usize,
+        cur: &mut [T],
+        depth: usize,
+        acc: A,
+        add: &dyn Fn(A, T) -> Option<A>,
+        f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let k = cur.len();
+        if depth == k {
+            return f(cur);
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - depth {
+                break;
+            }
+            let Some(next) = add(acc, items[i]) else {
+                continue;
+            };
+            cur[depth] = items[i];
+            rec(items, i + 1, cur, depth + 1, next, add, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+    if k == 0 || k > items.len() {
+        return ControlFlow::Continue(());
+    }
+    if k <= 8 {
+        let mut buf = [items[0]; 8];
+        return rec(items, 0, &mut buf[..k], 0, init, add, f);
+    }
+    rec(items, 0, &mut vec![items[0]; k], 0, init, add, f)
 }
 
 /// Box-like houses (boxes, jigsaw regions, cages) versus lines, for naming intersections.

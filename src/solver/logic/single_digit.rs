@@ -14,10 +14,67 @@ use std::ops::ControlFlow;
 
 /// A strong link in house `h` between `a` and `b` (both orientations are listed).
 #[derive(Clone, Copy)]
-struct Link {
+pub(crate) struct Link {
     h: HouseId,
     a: Cell,
     b: Cell,
+}
+
+/// A digit's strong links, and (with at most 128 links, `masked`) as bit masks over them:
+/// per link the links whose near end sees its near end (the weak link every pattern
+/// needs), links by the direction of their house (`class_index`) and all links on lines.
+/// Built once per position for the four techniques.
+pub(crate) struct Strong {
+    links: Vec<Link>,
+    masked: bool,
+    partners: Vec<u128>,
+    by_class: [u128; 4],
+    on_lines: u128,
+}
+
+impl Strong {
+    fn build(ctx: &Ctx, digit: u8) -> Strong {
+        let links = links(ctx, digit);
+        let masked = links.len() <= 128 && ctx.geo.cell_count() <= 256;
+        let mut st = Strong {
+            links,
+            masked,
+            partners: Vec::new(),
+            by_class: [0; 4],
+            on_lines: 0,
+        };
+        if !masked {
+            return st;
+        }
+        let mut by_a = [0u128; 256];
+        let mut ends = CellSet::EMPTY;
+        for (k, l) in st.links.iter().enumerate() {
+            by_a[l.a] |= 1 << k;
+            ends.insert(l.a);
+            if let Some(c) = line_class(ctx, l.h) {
+                st.by_class[class_index(c)] |= 1 << k;
+                st.on_lines |= 1 << k;
+            }
+        }
+        st.partners = st
+            .links
+            .iter()
+            .map(|l| {
+                let near = ctx.t.peers[l.a].and(ends);
+                near.iter().fold(0u128, |m, c| m | by_a[c])
+            })
+            .collect();
+        st
+    }
+}
+
+/// The strong links of every digit with four or more candidates (indexed by digit).
+fn strong_links<'a>(ctx: &'a Ctx) -> &'a [Option<Strong>] {
+    ctx.cache.strong_links.get_or_init(|| {
+        (0..=ctx.geo.max_digit())
+            .map(|d| (d > 0 && ctx.digit[usize::from(d)].len() >= 4).then(|| Strong::build(ctx, d)))
+            .collect()
+    })
 }
 
 fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
@@ -25,17 +82,12 @@ fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
     for &h in &ctx.t.complete {
         let w = ctx.where_in(h, digit);
         if w.len() == 2 {
-            let v = w.to_vec();
-            out.push(Link {
-                h,
-                a: v[0],
-                b: v[1],
-            });
-            out.push(Link {
-                h,
-                a: v[1],
-                b: v[0],
-            });
+            let mut it = w.iter();
+            let (Some(x), Some(y)) = (it.next(), it.next()) else {
+                continue;
+            };
+            out.push(Link { h, a: x, b: y });
+            out.push(Link { h, a: y, b: x });
         }
     }
     out
@@ -46,17 +98,28 @@ fn line_class(ctx: &Ctx, h: HouseId) -> Option<LineClass> {
     ctx.t.line_class[h]
 }
 
+fn class_index(c: LineClass) -> usize {
+    match c {
+        LineClass::Row => 0,
+        LineClass::Column => 1,
+        LineClass::Forward => 2,
+        LineClass::Backward => 3,
+    }
+}
+
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].len() < 4 {
             continue;
         }
-        let links = links(ctx, digit);
+        let Some(Some(strong)) = strong_links(ctx).get(usize::from(digit)) else {
+            continue;
+        };
         match info.id {
             "skyscraper" | "2-string-kite" | "turbot-fish" => {
-                two_links(ctx, info, digit, &links, sink)?
+                two_links(ctx, info, digit, strong, sink)?
             }
-            "empty-rectangle" => empty_rectangle(ctx, info, digit, &links, sink)?,
+            "empty-rectangle" => empty_rectangle(ctx, info, digit, &strong.links, sink)?,
             _ => return ControlFlow::Continue(()),
         }
     }
@@ -68,9 +131,10 @@ fn two_links(
     ctx: &Ctx,
     info: &'static TechniqueInfo,
     digit: u8,
-    links: &[Link],
+    strong: &Strong,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    let links = &strong.links;
     let all = ctx.digit[usize::from(digit)];
     // Decided once, not per pair of links.
     #[derive(PartialEq)]
@@ -84,8 +148,41 @@ fn two_links(
         "2-string-kite" => Kind::Kite,
         _ => Kind::Turbot,
     };
+    // Every kind needs the weak link `l1.a - l2.a`, and skyscrapers and kites their line
+    // directions: with the masks, only the later links passing those are visited (in
+    // order, as a scan of all later links would meet them).
+    let masked = strong.masked;
     for (i, l1) in links.iter().enumerate() {
-        for l2 in &links[i + 1..] {
+        let mut partners = 0u128;
+        if masked {
+            partners = strong.partners[i];
+            // Only later links (`i + 1..`).
+            partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
+            let c1 = line_class(ctx, l1.h).map(class_index);
+            partners &= match (&kind, c1) {
+                (Kind::Skyscraper, Some(c)) => strong.by_class[c],
+                (Kind::Kite, Some(c)) => strong.on_lines & !strong.by_class[c],
+                (Kind::Turbot, _) => !0,
+                (_, None) => 0,
+            };
+        }
+        let mut next = i;
+        loop {
+            let k = if masked {
+                if partners == 0 {
+                    break;
+                }
+                let k = partners.trailing_zeros() as usize;
+                partners &= partners - 1;
+                k
+            } else {
+                next += 1;
+                if next >= links.len() {
+                    break;
+                }
+                next
+            };
+            let l2 = &links[k];
             if l1.h == l2.h {
                 continue;
             }
@@ -186,7 +283,7 @@ fn empty_rectangle(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let all = ctx.digit[usize::from(digit)];
-    let lines = &ctx.t.all_lines;
+    let mut from_row: Vec<Link> = Vec::new();
     for &b in &ctx.t.complete {
         if !is_box_like(ctx.geo.house(b).kind) {
             continue;
@@ -196,6 +293,8 @@ fn empty_rectangle(
             continue;
         }
         let bset = ctx.t.house_sets[b];
+        // Lines missing the box can be neither the cross's row nor its column.
+        let lines = &ctx.t.crossing_lines[b];
         for &r in lines {
             let rs = ctx.t.house_sets[r];
             // Tested per row before the column loop: the same skips, fewer tests.
@@ -208,6 +307,9 @@ fn empty_rectangle(
             if rest.is_empty() {
                 continue;
             }
+            // The links that can go with this box and row (none of the tests depends on
+            // the column), listed on the first column that fits.
+            let mut listed = false;
             for &c in lines {
                 let cs = ctx.t.house_sets[c];
                 if !rest.is_subset(cs) || line_class(ctx, r) == line_class(ctx, c) {
@@ -216,14 +318,17 @@ fn empty_rectangle(
                 if cs.and(bset).is_empty() || s.is_subset(cs) {
                     continue;
                 }
-                for l in links {
-                    if line_class(ctx, l.h).is_none() || !ctx.t.house_sets[l.h].and(bset).is_empty()
-                    {
-                        continue;
-                    }
-                    if !rs.contains(l.a) || rs.contains(l.b) {
-                        continue;
-                    }
+                if !listed {
+                    listed = true;
+                    from_row.clear();
+                    from_row.extend(links.iter().filter(|l| {
+                        line_class(ctx, l.h).is_some()
+                            && ctx.t.house_sets[l.h].and(bset).is_empty()
+                            && rs.contains(l.a)
+                            && !rs.contains(l.b)
+                    }));
+                }
+                for l in &from_row {
                     let targets = cs
                         .and(all)
                         .minus(bset)

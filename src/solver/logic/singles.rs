@@ -5,7 +5,7 @@
 
 use super::step::{article, house_name};
 use super::{must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
-use crate::geometry::{digit_char, Geometry, Rule};
+use crate::geometry::{digit_char, Digits, Geometry, Rule};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -75,7 +75,17 @@ fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Co
         } else {
             must_appear(ctx.grid, house)
         };
-        for digit in must.without(ctx.placed_in(h)).iter() {
+        // Digits with exactly one place: counted over the house's candidates at once.
+        let (mut once, mut twice) = (Digits::EMPTY, Digits::EMPTY);
+        for c in ctx.t.house_sets[h].and(ctx.empty).iter() {
+            twice |= once & ctx.cand[c];
+            once |= ctx.cand[c];
+        }
+        let single = (must & once).without(twice);
+        if single.is_empty() {
+            continue;
+        }
+        for digit in single.without(ctx.placed_in(h)).iter() {
             let places = ctx.where_in(h, digit);
             if places.len() != 1 {
                 continue;

@@ -6,7 +6,7 @@
 
 use super::step::{article, cell_list, digit_list, effect_text, house_list};
 use super::{
-    combinations, must_appear, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
+    combinations_while, must_appear, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
 };
 use crate::geometry::{Cell, Digits, Geometry, HouseId, Rule};
 use std::ops::ControlFlow;
@@ -45,32 +45,42 @@ fn naked(
     locked: bool,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    // One buffer for every house (this runs for most positions).
+    let mut cells: Vec<Cell> = Vec::new();
     for h in 0..ctx.geo.houses().len() {
-        let cells: Vec<Cell> = ctx.t.house_sets[h]
-            .and(ctx.empty)
-            .iter()
-            .filter(|&c| (2..=k as u32).contains(&ctx.cand[c].len()))
-            .collect();
-        combinations(&cells, k, &mut |combo| {
+        cells.clear();
+        cells.extend(
+            ctx.t.house_sets[h]
+                .and(ctx.empty)
+                .iter()
+                .filter(|&c| (2..=k as u32).contains(&ctx.cand[c].len())),
+        );
+        // More than k digits among some of the cells already rules out every superset.
+        let add = |m: Digits, c: Cell| Some(m | ctx.cand[c]).filter(|m| m.len() as usize <= k);
+        combinations_while(&cells, k, Digits::EMPTY, &add, &mut |combo| {
             let digits = combo.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
             if digits.len() as usize != k {
                 return ControlFlow::Continue(());
             }
             let set = CellSet::from_cells(combo.iter().copied());
-            let houses = if locked {
-                let common = common_houses(ctx, set);
+            let common;
+            let houses: &[HouseId] = if locked {
+                common = common_houses(ctx, set);
                 // Report a locked subset once, from its first house.
                 if common.len() < 2 || common[0] != h {
                     return ControlFlow::Continue(());
                 }
-                common
+                &common
             } else {
-                vec![h]
+                &[h]
             };
             let mut elims = Vec::new();
-            for &hh in &houses {
+            for &hh in houses {
                 for d in digits.iter() {
-                    elims.extend(ctx.elims(ctx.t.house_sets[hh].minus(set), d));
+                    let at = ctx.t.house_sets[hh]
+                        .minus(set)
+                        .and(ctx.digit[usize::from(d)]);
+                    elims.extend(at.iter().map(|c| super::Candidate::new(c, d)));
                 }
             }
             if elims.is_empty() {
@@ -79,7 +89,7 @@ fn naked(
             let mut step = Step::new(
                 info,
                 Pattern::Subset {
-                    houses: houses.clone(),
+                    houses: houses.to_vec(),
                     cells: combo.to_vec(),
                     digits,
                     hidden: false,
@@ -87,7 +97,7 @@ fn naked(
             )
             .eliminate(elims)
             .candidates(combo, digits, Role::Defining);
-            for &hh in &houses {
+            for &hh in houses {
                 step = step.house(hh, Role::Defining);
             }
             sink(step)
@@ -97,18 +107,23 @@ fn naked(
 }
 
 fn hidden(ctx: &Ctx, info: &'static TechniqueInfo, k: usize, sink: &mut Sink) -> ControlFlow<()> {
+    let mut digits: Vec<u8> = Vec::new();
     for (h, house) in ctx.geo.houses().iter().enumerate() {
         let must = if house.rule == Rule::Complete {
             ctx.geo.all_digits()
         } else {
             must_appear(ctx.grid, house)
         };
-        let digits: Vec<u8> = must
-            .without(ctx.placed_in(h))
-            .iter()
-            .filter(|&d| (2..=k as u32).contains(&ctx.where_in(h, d).len()))
-            .collect();
-        combinations(&digits, k, &mut |combo| {
+        digits.clear();
+        digits.extend(
+            must.without(ctx.placed_in(h))
+                .iter()
+                .filter(|&d| (2..=k as u32).contains(&ctx.where_in(h, d).len())),
+        );
+        // Likewise more than k cells for some of the digits.
+        let add =
+            |m: CellSet, d: u8| Some(m.or(ctx.where_in(h, d))).filter(|m| m.len() as usize <= k);
+        combinations_while(&digits, k, CellSet::EMPTY, &add, &mut |combo| {
             let cells = combo
                 .iter()
                 .fold(CellSet::EMPTY, |m, &d| m.or(ctx.where_in(h, d)));

@@ -11,8 +11,11 @@ use super::{combinations, Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, 
 use crate::geometry::{Cell, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
+/// Cells of A or B with their digits.
+type Part = (CellSet, Digits);
+
 /// Cell subsets (with their digits) of up to `max` cells.
-fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<(CellSet, Digits)> {
+fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<Part> {
     let mut out = Vec::new();
     let n = cells.len().min(12);
     for bits in 1u32..(1u32 << n) {
@@ -33,6 +36,9 @@ fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<(CellSet, Digits)> {
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    // Buffers reused by every combination: the useful A sets, the useful B sets by spare.
+    let mut a_buf: Vec<Part> = Vec::new();
+    let mut by_spare: Vec<Vec<Part>> = vec![Vec::new(); 17];
     for &(line, boxh, inter) in &ctx.t.overlaps {
         // Each unordered pair once, the line being the house of a line class.
         if ctx.t.line_class[line].is_none() || ctx.t.line_class[boxh].is_some() {
@@ -57,23 +63,45 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             .and(ctx.empty)
             .iter()
             .collect();
-        let la = subsets(ctx, &line_rest, line_rest.len().saturating_sub(1));
-        let lb = subsets(ctx, &box_rest, box_rest.len().saturating_sub(1));
+        // Built on the first combination of C with enough digits (most have too few).
+        let mut rests: Option<(Vec<Part>, Vec<Part>)> = None;
         for size in 2..=inter_empty.len().min(3) {
             combinations(&inter_empty, size, &mut |c: &[Cell]| {
                 let vc = c.iter().fold(Digits::EMPTY, |m, &x| m | ctx.cand[x]);
                 if (vc.len() as usize) < size + 2 {
                     return ControlFlow::Continue(());
                 }
+                let (la, lb) = rests.get_or_insert_with(|| {
+                    (
+                        subsets(ctx, &line_rest, line_rest.len().saturating_sub(1)),
+                        subsets(ctx, &box_rest, box_rest.len().saturating_sub(1)),
+                    )
+                });
                 let cset = CellSet::from_cells(c.iter().copied());
                 // A and B must each take a digit of C and add fewer new digits than cells.
-                let useful = |&&(s, d): &&(CellSet, Digits)| {
-                    !(d & vc).is_empty() && d.without(vc).len() < s.len()
-                };
-                let la: Vec<&(CellSet, Digits)> = la.iter().filter(useful).collect();
-                let lb: Vec<&(CellSet, Digits)> = lb.iter().filter(useful).collect();
-                for &&(aset, va) in &la {
-                    for &&(bset, vb) in &lb {
+                let useful =
+                    |&&(s, d): &&Part| !(d & vc).is_empty() && d.without(vc).len() < s.len();
+                // With A's and B's digits disjoint, C, A and B hold as many digits as cells
+                // exactly when the cells A and B have beyond their new digits (`spare`, at
+                // least 1 each) add up to C's digits beyond its cells; so each A is tried
+                // only with the B of the matching spare (in their order).
+                let spare = |s: CellSet, d: Digits| (s.len() - d.without(vc).len()) as usize;
+                a_buf.clear();
+                a_buf.extend(la.iter().filter(useful).copied());
+                for b in by_spare.iter_mut() {
+                    b.clear();
+                }
+                for &(s, d) in lb.iter().filter(useful) {
+                    if let Some(b) = by_spare.get_mut(spare(s, d)) {
+                        b.push((s, d));
+                    }
+                }
+                for &(aset, va) in a_buf.iter() {
+                    let want = (vc.len() as usize).checked_sub(size + spare(aset, va));
+                    let Some(lb) = want.and_then(|k| by_spare.get(k)) else {
+                        continue;
+                    };
+                    for &(bset, vb) in lb {
                         if !(va & vb).is_empty() {
                             continue;
                         }

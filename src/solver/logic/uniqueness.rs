@@ -223,9 +223,20 @@ fn rectangle(
         let (Some(a), Some(b)) = (pair.next(), pair.next()) else {
             continue;
         };
-        let extra: Vec<Digits> = q.iter().map(|&c| ctx.cand[c].without(ab)).collect();
-        let bi: Vec<usize> = (0..4).filter(|&k| extra[k].is_empty()).collect();
-        let ex: Vec<usize> = (0..4).filter(|&k| !extra[k].is_empty()).collect();
+        // Corners without and with extra digits, in corner order (arrays: this runs for
+        // every open rectangle and pair, per type).
+        let extra = q.map(|c| ctx.cand[c].without(ab));
+        let (mut bi_buf, mut ex_buf, mut nb, mut ne) = ([0usize; 4], [0usize; 4], 0, 0);
+        for (k, e) in extra.iter().enumerate() {
+            if e.is_empty() {
+                bi_buf[nb] = k;
+                nb += 1;
+            } else {
+                ex_buf[ne] = k;
+                ne += 1;
+            }
+        }
+        let (bi, ex) = (&bi_buf[..nb], &ex_buf[..ne]);
         let side = |k: usize, l: usize| k + l != 3; // (0,3) and (1,2) are diagonals
         let rect = CellSet::from_cells(q.iter().copied());
         let mut found: Vec<Vec<Candidate>> = Vec::new();
@@ -295,7 +306,7 @@ fn rectangle(
                 // the opposite corner, u lives only in the rectangle, so the opposite
                 // corner cannot hold v (else the other three would be forced into
                 // the deadly pattern).
-                for &k in &bi {
+                for &k in bi {
                     let y = q[3 - k];
                     if extra[3 - k].is_empty() {
                         continue;
@@ -343,7 +354,9 @@ fn ur3(ctx: &Ctx, h: HouseId, p: Cell, r: Cell, union: Digits, found: &mut Vec<V
         .filter(|&c| c != p && c != r)
         .collect();
     for k in 1..=3usize {
-        let _ = super::combinations(&others, k, &mut |sub: &[Cell]| {
+        // Cells adding past k+1 digits rule out every superset.
+        let add = |m: Digits, c: Cell| Some(m | ctx.cand[c]).filter(|m| m.len() as usize <= k + 1);
+        let _ = super::combinations_while(&others, k, union, &add, &mut |sub: &[Cell]| {
             let digits = sub.iter().fold(union, |m, &c| m | ctx.cand[c]);
             if digits.len() as usize == k + 1 {
                 let mut elims = Vec::new();

@@ -26,18 +26,17 @@ fn bivalue(ctx: &Ctx) -> Vec<Cell> {
 
 /// Pivot {x,y} (XYZ: {x,y,z}) seeing pincers {x,z} and {y,z}: one of them holds z.
 fn xy_wing(ctx: &Ctx, info: &'static TechniqueInfo, xyz: bool, sink: &mut Sink) -> ControlFlow<()> {
-    let bi = bivalue(ctx);
+    let bi = CellSet::from_cells(bivalue(ctx));
     let size = if xyz { 3 } else { 2 };
+    // The bivalue peers of each pivot, in cell order (one buffer for all pivots).
+    let mut wings: Vec<Cell> = Vec::new();
     for pivot in ctx.empty.iter() {
         let pc = ctx.cand[pivot];
         if pc.len() != size {
             continue;
         }
-        let wings: Vec<Cell> = bi
-            .iter()
-            .copied()
-            .filter(|&c| c != pivot && ctx.geo.sees(pivot, c))
-            .collect();
+        wings.clear();
+        wings.extend(bi.and(ctx.t.peers[pivot]).iter().filter(|&c| c != pivot));
         for (i, &p1) in wings.iter().enumerate() {
             for &p2 in &wings[i + 1..] {
                 let (a, b) = (ctx.cand[p1], ctx.cand[p2]);
