@@ -617,36 +617,7 @@ pub fn combinations<T: Copy>(
     k: usize,
     f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    /// `cur[..depth]` is the combination so far (`cur` has length `k`).
-    fn rec<T: Copy>(
-        items: &[T],
-        start: usize,
-        cur: &mut [T],
-        depth: usize,
-        f: &mut dyn FnMut(&[T]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let k = cur.len();
-        if depth == k {
-            return f(cur);
-        }
-        for i in start..items.len() {
-            if items.len() - i < k - depth {
-                break;
-            }
-            cur[depth] = items[i];
-            rec(items, i + 1, cur, depth + 1, f)?;
-        }
-        ControlFlow::Continue(())
-    }
-    if k == 0 || k > items.len() {
-        return ControlFlow::Continue(());
-    }
-    // Small sizes (all the subset techniques) on the stack: this runs per house and call.
-    if k <= 8 {
-        let mut buf = [items[0]; 8];
-        return rec(items, 0, &mut buf[..k], 0, f);
-    }
-    rec(items, 0, &mut vec![items[0]; k], 0, f)
+    combinations_while(items, k, (), &|(), _| Some(()), f)
 }
 
 /// Like [`combinations`], for searches that reject a combination once a running value
@@ -688,6 +659,7 @@ pub fn combinations_while<T: Copy, A: Copy>(
     if k == 0 || k > items.len() {
         return ControlFlow::Continue(());
     }
+    // Small sizes (all the subset techniques) on the stack: this runs per house and call.
     if k <= 8 {
         let mut buf = [items[0]; 8];
         return rec(items, 0, &mut buf[..k], 0, init, add, f);
