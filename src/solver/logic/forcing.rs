@@ -148,8 +148,6 @@ struct Engine<'a> {
     placed: Vec<CellSet>,
     /// Chain-mode rule results by (fact, house): they depend on the start state only.
     memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
-    /// Upper bound on derived facts per branch (keeps nested nets affordable).
-    max_facts: usize,
     /// Per cell, the houses it lies in, as bits (None over 128 houses).
     house_bits: Option<Vec<u128>>,
     /// Per candidate (`cell * 32 + digit`), the houses its plain net from the start
@@ -186,7 +184,6 @@ impl<'a> Engine<'a> {
             .enumerate()
             .map(|(h, house)| {
                 let len = house.cells.len();
-                let n8 = n;
                 let (sets, what, sig) = match house.rule {
                     // Plain grids keep to singles (their nets are fast enough as they are);
                     // beside runs and cages, complete houses get the matching too.
@@ -194,19 +191,19 @@ impl<'a> Engine<'a> {
                     Rule::Complete => (
                         vec![ctx.geo.all_digits().0],
                         "set of distinct digits",
-                        (0, len as u8, n8, 0),
+                        (0, len as u8, n, 0),
                     ),
                     Rule::ConsecutiveRun => (
                         (1..=(usize::from(n) + 1).saturating_sub(len))
                             .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
                             .collect(),
                         "run",
-                        (1, len as u8, n8, 0),
+                        (1, len as u8, n, 0),
                     ),
                     Rule::Cage { sum } => (
                         crate::solver::exact::combinations(n, len, sum),
                         "digit set adding up to its sum",
-                        (2, len as u8, n8, sum as u16),
+                        (2, len as u8, n, sum as u16),
                     ),
                 };
                 if len > 16 || ctx.t.house_sets[h].and(ctx.empty).is_empty() {
@@ -224,7 +221,7 @@ impl<'a> Engine<'a> {
                 s.insert(c);
             }
         }
-        // Pairs are only known for grids whose nets cannot hit `max_facts` (a cut-off net is
+        // Pairs are only known for grids whose nets cannot hit `MAX_FACTS` (a cut-off net is
         // not a fixpoint).
         let mut dense = vec![u16::MAX; ctx.geo.cell_count() * 32];
         let mut dense_len = 0;
@@ -244,7 +241,6 @@ impl<'a> Engine<'a> {
             special_of,
             memo: Default::default(),
             start_cand: &ctx.cand,
-            max_facts: MAX_FACTS,
             house_bits: (ctx.geo.houses().len() <= 128).then(|| {
                 (0..ctx.geo.cell_count())
                     .map(|c| {
@@ -343,7 +339,7 @@ impl<'a> Engine<'a> {
             if head >= queue.len() || b.contradiction.is_some() {
                 return;
             }
-            if b.derived.len() > self.max_facts {
+            if b.derived.len() > MAX_FACTS {
                 return;
             }
             let f = queue[head];
@@ -617,7 +613,7 @@ impl<'a> Engine<'a> {
                     if b.contradiction.is_some() || b.value[c] != 0 {
                         break;
                     }
-                    if b.derived.len() > self.max_facts {
+                    if b.derived.len() > MAX_FACTS {
                         branch_touch = u128::MAX;
                     } else if seen_facts < b.derived.len() {
                         branch_touch |= self.touched(&b.derived[seen_facts..]);
@@ -796,7 +792,7 @@ fn search(
         if record {
             reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
             e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
-                if b.derived.len() > e.max_facts || b.contradiction.is_some() {
+                if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
                     u128::MAX
                 } else {
                     e.touched(&b.derived)
