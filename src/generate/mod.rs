@@ -164,6 +164,18 @@ impl Ctx {
         None
     }
 
+    /// The symmetry orbits that pass `keep`, in random order.
+    fn shuffled_orbits(&self, rng: &mut Rng, keep: impl Fn(&[Cell]) -> bool) -> Vec<&[Cell]> {
+        let mut order: Vec<&[Cell]> = self
+            .orbits
+            .iter()
+            .map(Vec::as_slice)
+            .filter(|o| keep(o))
+            .collect();
+        rng.shuffle(&mut order);
+        order
+    }
+
     fn puzzle(&self, givens: Vec<u8>) -> Option<Puzzle> {
         Puzzle::with_geometry(self.layout.clone(), Arc::clone(&self.geometry), givens).ok()
     }
@@ -403,13 +415,7 @@ impl Generator {
         mut givens: Vec<u8>,
         rng: &mut Rng,
     ) -> Option<(Vec<u8>, Rated)> {
-        let mut order: Vec<&Vec<Cell>> = ctx
-            .orbits
-            .iter()
-            .filter(|o| o.iter().any(|&c| givens[c] != 0))
-            .collect();
-        rng.shuffle(&mut order);
-        for orbit in order {
+        for orbit in ctx.shuffled_orbits(rng, |o| o.iter().any(|&c| givens[c] != 0)) {
             let saved: Vec<u8> = orbit.iter().map(|&c| givens[c]).collect();
             for &c in orbit {
                 givens[c] = 0;
@@ -438,12 +444,7 @@ impl Generator {
         mut givens: Vec<u8>,
         rng: &mut Rng,
     ) -> Option<(Vec<u8>, Rated)> {
-        let mut empty: Vec<&Vec<Cell>> = ctx
-            .orbits
-            .iter()
-            .filter(|o| o.iter().all(|&c| givens[c] == 0))
-            .collect();
-        rng.shuffle(&mut empty);
+        let empty = ctx.shuffled_orbits(rng, |o| o.iter().all(|&c| givens[c] == 0));
         for orbit in empty.into_iter().take(8) {
             for &c in orbit {
                 givens[c] = solution[c];
@@ -495,9 +496,7 @@ enum Keep {
 /// Removes clues an orbit at a time in random order, keeping each removal that preserves
 /// `keep`.
 fn reduce(ctx: &Ctx, solution: &[u8], mut givens: Vec<u8>, rng: &mut Rng, keep: Keep) -> Vec<u8> {
-    let mut order: Vec<&Vec<Cell>> = ctx.orbits.iter().collect();
-    rng.shuffle(&mut order);
-    for orbit in order {
+    for orbit in ctx.shuffled_orbits(rng, |_| true) {
         if orbit.iter().all(|&c| givens[c] == 0) {
             continue;
         }
