@@ -14,7 +14,7 @@ use termdoku::format::{load_file, parse_line};
 use termdoku::geometry::{Digits, HouseKind};
 use termdoku::puzzle::{Grid, Puzzle, Variant};
 use termdoku::solver::exact;
-use termdoku::solver::logic::{apply, find_all, next_step};
+use termdoku::solver::logic::{apply, find_all, next_step, Detail};
 
 fn load(variant: Variant, rel: &str) -> Option<Vec<Puzzle>> {
     let path = folder().join(rel);
@@ -268,6 +268,33 @@ fn jigsaw_region_pointing() {
         }
     }
     assert!(region_steps > 0, "jigsaw regions give steps");
+}
+
+/// A digit every feasible run of a line holds, with two places left there, is a strong link
+/// like a digit with two places in a complete house: single-digit patterns use it, say so,
+/// and stay sound.
+#[test]
+fn run_lines_give_strong_links() {
+    let line = "..........4.57.................................52.3..........";
+    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+        .unwrap()
+        .unwrap();
+    let sol = exact::solve(&p, 1).first.expect("unique");
+    let mut g = Grid::from_puzzle(&p);
+    let mut explained = None;
+    for _ in 0..12 {
+        let step = next_step(&g, Some(&sol)).expect("a step");
+        for e in &step.eliminations {
+            assert_ne!(sol[e.cell], e.digit, "{}", step.id());
+        }
+        if step.id() == "turbot-fish" {
+            explained = Some(step.explain(g.geometry(), Detail::Full));
+            break;
+        }
+        apply(&mut g, &step);
+    }
+    let text = explained.expect("a turbot fish on run-line links within 12 steps");
+    assert!(text.contains("must hold 5"), "{text}");
 }
 
 fn honeycomb_puzzles() -> Vec<Puzzle> {

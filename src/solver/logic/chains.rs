@@ -143,8 +143,8 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
     let mut strong: Vec<(u32, u32)> = Vec::new();
     // Strong links in houses: the digit's places split into exactly two nodes.
     if kind != Kind::Xy {
-        for &h in &ctx.t.complete {
-            for d in 1..=ctx.geo.max_digit() {
+        for &(h, must) in ctx.strong_houses() {
+            for d in must.iter() {
                 let places = ctx.where_in(h, d);
                 if places.len() < 2 {
                     continue;

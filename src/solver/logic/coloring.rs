@@ -35,9 +35,9 @@ fn all_clusters<'a>(ctx: &'a Ctx) -> &'a [Vec<Cluster>] {
 fn clusters(ctx: &Ctx, digit: u8) -> Vec<Cluster> {
     let n = ctx.geo.cell_count();
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &h in &ctx.t.complete {
+    for &(h, must) in ctx.strong_houses() {
         let w = ctx.where_in(h, digit);
-        if w.len() == 2 {
+        if w.len() == 2 && must.contains(digit) {
             let v = w.to_vec();
             adj[v[0]].push(v[1]);
             adj[v[1]].push(v[0]);

@@ -333,6 +333,8 @@ pub(crate) struct Cache {
     pub clusters: std::cell::OnceCell<Vec<Vec<coloring::Cluster>>>,
     /// Almost locked sets and their links, collected on first use by the ALS family.
     pub als: std::cell::OnceCell<Arc<als::Index>>,
+    /// Houses with the digits each must still hold (see [`Ctx::strong_houses`]).
+    pub strong_houses: std::cell::OnceCell<Vec<(HouseId, Digits)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -380,6 +382,23 @@ impl<'a> Ctx<'a> {
     #[inline]
     pub fn where_in(&self, h: HouseId, d: u8) -> CellSet {
         self.digit[usize::from(d)].and(self.t.house_sets[h])
+    }
+
+    /// Houses with the unplaced digits each must hold: every digit of a `Complete` house, and
+    /// for runs and cages the digits every feasible run or combination holds. A digit with
+    /// two places in such a house gives a strong link, whatever the rule of the house.
+    pub fn strong_houses(&self) -> &[(HouseId, Digits)] {
+        self.cache.strong_houses.get_or_init(|| {
+            let complete = self.t.complete.iter().map(|&h| (h, self.geo.all_digits()));
+            let special = (0..self.geo.houses().len())
+                .filter(|&h| self.geo.house(h).rule != Rule::Complete)
+                .map(|h| {
+                    let must = must_appear(self.grid, self.geo.house(h));
+                    (h, must.without(self.placed_in(h)))
+                })
+                .filter(|(_, must)| !must.is_empty());
+            complete.chain(special).collect()
+        })
     }
 
     /// Digits already placed in house `h`.

@@ -4,12 +4,12 @@
 //! two strong links joined by a weak link mean one of the two outer ends holds the digit,
 //! so cells that see both ends lose it.
 
-use super::step::{article, cell_list, effect_text, house_name};
+use super::step::{article, cell_list, effect_text, house_list, house_name};
 use super::{
     is_box_like, CellSet, Ctx, Detail, LineClass, LinkKind, Pattern, Role, Sink, Step, Target,
     TechniqueInfo,
 };
-use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
 use std::ops::ControlFlow;
 
 /// A strong link in house `h` between `a` and `b` (both orientations are listed).
@@ -79,9 +79,9 @@ fn strong_links<'a>(ctx: &'a Ctx) -> &'a [Option<Strong>] {
 
 fn links(ctx: &Ctx, digit: u8) -> Vec<Link> {
     let mut out = Vec::new();
-    for &h in &ctx.t.complete {
+    for &(h, must) in ctx.strong_houses() {
         let w = ctx.where_in(h, digit);
-        if w.len() == 2 {
+        if w.len() == 2 && must.contains(digit) {
             let mut it = w.iter();
             let (Some(x), Some(y)) = (it.next(), it.next()) else {
                 continue;
@@ -250,6 +250,7 @@ fn two_links(
                         digit,
                         cells: four.to_vec(),
                         house: None,
+                        links: vec![l1.h, l2.h],
                     },
                 )
                 .eliminate(ctx.elims(targets, digit))
@@ -346,6 +347,7 @@ fn empty_rectangle(
                                 digit,
                                 cells: vec![l.a, l.b],
                                 house: Some(b),
+                                links: vec![l.h],
                             },
                         )
                         .eliminate(ctx.elims(targets, digit))
@@ -373,6 +375,7 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         digit,
         cells,
         house,
+        links,
     } = &step.pattern
     else {
         return step.name().to_string();
@@ -386,25 +389,42 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         }
         (Detail::Full, Some(b)) if cells.len() == 2 => format!(
             "{} on {d}: the {d}s of {} lie on one row and one column; with the strong link \
-             {}, one of them holds {d} either way: {}",
+             {}{}, one of them holds {d} either way: {}",
             step.name(),
             house_name(g, *b),
             cell_list(g, cells).replace(" and ", " = "),
+            must_hold(g, links, d),
             effect_text(g, step)
         ),
         (Detail::Full, _) if cells.len() == 4 => format!(
-            "{} on {d}: {} = {} - {} = {}, so {} or {} holds {d}: {}",
+            "{} on {d}: {} = {} - {} = {}{}, so {} or {} holds {d}: {}",
             step.name(),
             g.cell_name(cells[0]),
             g.cell_name(cells[1]),
             g.cell_name(cells[2]),
             g.cell_name(cells[3]),
+            must_hold(g, links, d),
             g.cell_name(cells[0]),
             g.cell_name(cells[3]),
             effect_text(g, step)
         ),
         _ => format!("{}: {}", step.name(), effect_text(g, step)),
     }
+}
+
+/// Why the strong links of runs and cages hold (those of complete houses need no word):
+/// " (/ line 3 and cage 5 must hold 2)".
+fn must_hold(g: &Geometry, links: &[HouseId], d: char) -> String {
+    let mut special: Vec<HouseId> = links
+        .iter()
+        .copied()
+        .filter(|&h| g.house(h).rule != Rule::Complete)
+        .collect();
+    special.dedup();
+    if special.is_empty() {
+        return String::new();
+    }
+    format!(" ({} must hold {d})", house_list(g, &special))
 }
 
 #[cfg(test)]

@@ -99,11 +99,13 @@ pub enum Pattern {
         fins: Vec<Cell>,
     },
     /// Single-digit chain: strong link `cells[0]-cells[1]`, weak link `cells[1]-cells[2]`,
-    /// strong link `cells[2]-cells[3]`; `house` is the empty rectangle's box.
+    /// strong link `cells[2]-cells[3]`; `house` is the empty rectangle's box; `links` the
+    /// houses of the strong links.
     SingleDigit {
         digit: u8,
         cells: Vec<Cell>,
         house: Option<HouseId>,
+        links: Vec<HouseId>,
     },
     /// A wing: `pivot` (hinge) and `pincers`; `link` is the W-wing's strong link;
     /// `digit` the one eliminated.
