@@ -20,7 +20,7 @@
 //! appear) with one place left is placed there, and a house with no feasible set left (or
 //! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
-use super::step::{effect_text, ChainNode};
+use super::step::{effect_text, Because, ChainNode};
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
     TechniqueInfo,
@@ -67,8 +67,8 @@ struct Branch {
     /// Parent fact of each derived fact (`NONE` for the assumption or nested removals).
     parent: Vec<u32>,
     derived: Vec<Fact>,
-    /// Facts made by a run or cage rule, and that house (few: searched linearly).
-    why: Vec<(Fact, HouseId)>,
+    /// Facts made by a run or cage rule or by a nested net (few: searched linearly).
+    why: Vec<(Fact, Because)>,
     /// Runs and cages touched since their rule last ran, with the last fact that touched
     /// them (nets only).
     dirty: Vec<(HouseId, Fact)>,
@@ -527,7 +527,7 @@ impl<'a> Engine<'a> {
         let before = b.derived.len();
         self.derive(b, f, parent, q);
         if b.derived.len() > before {
-            b.why.push((f, h));
+            b.why.push((f, Because::Rule(h)));
         }
     }
 
@@ -649,8 +649,13 @@ impl<'a> Engine<'a> {
                         }
                     };
                     if broken {
+                        // Its parent is the assumption: the whole branch made it.
                         queue.clear();
-                        self.derive(b, fact(c, d, false), NONE, queue);
+                        let before = b.derived.len();
+                        self.derive(b, fact(c, d, false), assume, queue);
+                        if b.derived.len() > before {
+                            b.why.push((fact(c, d, false), Because::Nested));
+                        }
                         self.run(b, queue, Mode::Net);
                         changed = true;
                         pristine = false;
@@ -661,7 +666,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The chain to `f` and, per node, the run or cage whose rule made it.
-    fn trace_rules(&self, b: &Branch, f: Fact) -> (Vec<ChainNode>, Vec<Option<HouseId>>) {
+    fn trace_rules(&self, b: &Branch, f: Fact) -> (Vec<ChainNode>, Vec<Option<Because>>) {
         let nodes = self.trace(b, f);
         let rules = nodes
             .iter()
@@ -948,16 +953,26 @@ pub fn chain_text(g: &Geometry, nodes: &[ChainNode]) -> String {
         .join(" -> ")
 }
 
-/// A chain whose run and cage inferences say which house made them:
-/// "r1c1=5 -> r1c2<>4 (run of row 1) -> r2c3=6 (row 2 needs 6)".
-fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<HouseId>]) -> String {
+/// A chain whose run and cage inferences say which house made them, and whose nested
+/// removals say why: "r1c1=5 -> r1c2<>4 (run of row 1) -> r2c3=6 (row 2 needs 6)",
+/// "r1c1=5 -> r4c4<>2 (r4c4=2 would lead to a contradiction)".
+fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<Because>]) -> String {
     nodes
         .iter()
         .enumerate()
         .map(|(i, n)| {
             let base = node_text(g, n);
-            let Some(&Some(h)) = rules.get(i) else {
-                return base;
+            let h = match rules.get(i) {
+                Some(Some(Because::Rule(h))) => *h,
+                Some(Some(Because::Nested)) => {
+                    let opposite = ChainNode {
+                        on: !n.on,
+                        ..n.clone()
+                    };
+                    let what = node_text(g, &opposite);
+                    return format!("{base} ({what} would lead to a contradiction)");
+                }
+                _ => return base,
             };
             let name = super::step::house_name(g, h);
             match (n.on, g.house(h).rule) {
@@ -1116,5 +1131,42 @@ mod tests {
             }
         }
         assert!(ruled > 0, "no chain names a run rule");
+    }
+
+    /// A nested net's proof starts at its assumption and says why a removal made inside the
+    /// branch holds, rather than starting at that removal as if it were assumed.
+    #[test]
+    fn a_nested_net_shows_its_assumption_and_why() {
+        use crate::format::parse_line;
+        use crate::puzzle::{Grid, Variant};
+        use crate::solver::logic::apply;
+        let line = "......3......9.7.............................6.5......8......";
+        let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+            .unwrap()
+            .unwrap();
+        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+        let mut g = Grid::from_puzzle(&p);
+        let mut nested = None;
+        for _ in 0..8 {
+            let s = next_step(&g, Some(&sol)).expect("a step");
+            for e in &s.eliminations {
+                assert_ne!(sol[e.cell], e.digit);
+            }
+            let text = s.explain(g.geometry(), super::Detail::Full);
+            if text.contains("would lead to a contradiction") {
+                nested = Some((s, text));
+                break;
+            }
+            apply(&mut g, &s);
+        }
+        let (s, text) = nested.expect("a nested net within 8 steps");
+        // "Forcing Net: r3c4=6 -> r2c3<>7 (r2c3=7 would lead ...) -> ...; so remove 6 from r3c4"
+        let target = &s.eliminations[0];
+        let assumed = format!(
+            "Forcing Net: {}={} -> ",
+            g.geometry().cell_name(target.cell),
+            crate::geometry::digit_char(target.digit)
+        );
+        assert!(text.starts_with(&assumed), "{text}");
     }
 }

@@ -67,6 +67,15 @@ pub enum Detail {
     Full,
 }
 
+/// What made a fact of a forcing net beyond a single.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Because {
+    /// The rule of this run, cage or (by matching) complete house.
+    Rule(HouseId),
+    /// Inside the branch, the opposite assumption leads to a contradiction (nested net).
+    Nested,
+}
+
 /// The typed shape of a step: what tests check and what the explanation is built from.
 /// Each family fills the variant that fits it; a new family may add its own variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +162,8 @@ pub enum Pattern {
     /// own rule made that inference (`None`: peers, naked or hidden singles).
     Forcing {
         chains: Vec<Vec<ChainNode>>,
-        rules: Vec<Vec<Option<HouseId>>>,
+        /// Per node, what made it beyond singles.
+        rules: Vec<Vec<Option<Because>>>,
         /// Why the grid broke, for a chain that ends in a contradiction.
         broken: Option<String>,
     },
