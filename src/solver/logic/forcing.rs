@@ -20,6 +20,7 @@
 //! appear) with one place left is placed there, and a house with no feasible set left (or
 //! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
+use super::run_rule;
 use super::step::{effect_text, Because, ChainNode};
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
@@ -160,6 +161,9 @@ struct Engine<'a> {
     /// `dense_len` squared, allocated on first use). Nets of every size reach their
     /// fixpoint, so the answer does not depend on which of the two came first.
     pairs: std::cell::RefCell<Vec<u8>>,
+    /// Per candidate (`cell * 32 + digit`), the facts of its plain net from the start, when
+    /// known and not broken (see [`Engine::inner_net`]).
+    nets: std::cell::RefCell<Vec<Option<Vec<Fact>>>>,
 }
 
 /// Upper bound on derived facts per branch (keeps nested nets affordable).
@@ -255,6 +259,7 @@ impl<'a> Engine<'a> {
             dense,
             dense_len,
             pairs: Default::default(),
+            nets: std::cell::RefCell::new(vec![None; ctx.geo.cell_count() * 32]),
         }
     }
 
@@ -478,7 +483,26 @@ impl<'a> Engine<'a> {
         let key = (sp.sig, key);
         let r = RULE_MEMO.with(|m| m.borrow().get(&key).copied());
         let r = r.unwrap_or_else(|| {
-            let r = rule_out(&sp.sets, masks);
+            // Runs of up to 8 cells: one pass over all their windows (measured: 0.27-0.7 µs
+            // against 1.1-1.6 µs for a matching per window). A single window (complete
+            // houses, 9-cell runs) and cages keep the matching.
+            let (kind, _, max, _) = sp.sig;
+            let r = if kind == 2 || masks.len() >= 9 || sp.sets.len() == 1 {
+                rule_out(&sp.sets, masks)
+            } else {
+                match run_rule::run_rule(masks, max) {
+                    Some((allowed, must)) => RuleOut {
+                        allowed,
+                        must,
+                        broken: false,
+                    },
+                    None => RuleOut {
+                        allowed: [0; 16],
+                        must: u16::MAX,
+                        broken: true,
+                    },
+                }
+            };
             RULE_MEMO.with(|m| {
                 let mut m = m.borrow_mut();
                 if m.len() >= RULE_MEMO_CAP {
@@ -507,13 +531,25 @@ impl<'a> Engine<'a> {
             out.push(Effect::Broken);
             return;
         }
+        self.effects_of(cells, masks, &r.allowed, r.must, out);
+    }
 
-        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&r.allowed) {
+    /// The effects of a rule's result: candidates outside `allowed` go, and a `must` digit
+    /// with one place left goes there.
+    fn effects_of(
+        &self,
+        cells: &[Cell],
+        masks: &[u16],
+        allowed: &[u16; 16],
+        must: u16,
+        out: &mut Vec<Effect>,
+    ) {
+        for ((&c, &m), &a) in cells.iter().zip(masks).zip(allowed) {
             for d in Digits(m & !a).iter() {
                 out.push(Effect::Off(c, d));
             }
         }
-        for d in Digits(r.must).iter() {
+        for d in Digits(must).iter() {
             let bit = Digits::single(d).0;
             let mut places = masks.iter().zip(cells).filter(|(&m, _)| m & bit != 0);
             if let (Some((_, &c)), None) = (places.next(), places.next()) {
@@ -634,11 +670,9 @@ impl<'a> Engine<'a> {
                         PAIR_BROKEN => true,
                         PAIR_OK if pristine => false,
                         _ => {
-                            inner.copy_from(b);
-                            inner.derived.clear();
-                            q.clear();
-                            self.derive(&mut inner, fact(c, d, true), NONE, &mut q);
-                            self.run(&mut inner, &mut q, Mode::Net);
+                            let y = c * 32 + usize::from(d);
+                            let both = branch_touch & touch[y];
+                            self.inner_net(b, &mut inner, &mut q, fact(c, d, true), both);
                             let broken = inner.contradiction.is_some();
                             if let (true, Some((s1, s2))) = (pristine, slot) {
                                 let v = if broken { PAIR_BROKEN } else { PAIR_OK };
@@ -663,6 +697,63 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+    }
+
+    /// The net of `y` (true) inside branch `b`, left in `inner`. Only its verdict is read.
+    ///
+    /// When `y`'s plain net from the start is known (and nets here never hit the fact
+    /// limit), it is not derived again: every rule is monotone (fewer candidates never undo
+    /// an inference), so each of its facts holds, or breaks the grid, inside `b` as well, and
+    /// they are applied as they are. `b` and that net are each closed under every rule, and a
+    /// rule reads one cell or one house, so a rule can fire on the union only in the houses
+    /// `both` that each of them touched: those are re-examined, and propagation goes on from
+    /// there. The fixpoint, and so the verdict, is the same as a net derived afresh.
+    fn inner_net(&self, b: &Branch, inner: &mut Branch, q: &mut Vec<Fact>, y: Fact, both: u128) {
+        inner.copy_from(b);
+        inner.derived.clear();
+        q.clear();
+        let (c, d, _) = unfact(y);
+        let nets = self.nets.borrow();
+        let seeds = match nets.get(c * 32 + usize::from(d)) {
+            Some(Some(facts)) if self.dense_len > 0 && self.house_bits.is_some() => facts,
+            _ => {
+                self.derive(inner, y, NONE, q);
+                self.run(inner, q, Mode::Net);
+                return;
+            }
+        };
+        for &f in seeds {
+            self.derive(inner, f, NONE, q);
+            if inner.contradiction.is_some() {
+                return;
+            }
+        }
+        q.clear();
+        let g = self.ctx.geo;
+        let mut houses = both;
+        while houses != 0 && inner.contradiction.is_none() {
+            let h = houses.trailing_zeros() as usize;
+            houses &= houses - 1;
+            if h >= g.houses().len() {
+                break;
+            }
+            for &cell in &g.house(h).cells {
+                if inner.value[cell] == 0 {
+                    if let Some(e) = inner.cand[cell].single_digit() {
+                        self.derive(inner, fact(cell, e, true), y, q);
+                    }
+                }
+            }
+            if self.complete[h] {
+                for e in 1..=g.max_digit() {
+                    if inner.contradiction.is_none() {
+                        self.hidden(inner, h, e, y, Mode::Net, q);
+                    }
+                }
+            }
+            self.house_rule(inner, h, y, false, q);
+        }
+        self.run(inner, q, Mode::Net);
     }
 
     /// The chain to `f` and, per node, the run or cage whose rule made it.
@@ -796,6 +887,9 @@ fn search(
         let b = e.branch(fact(x.cell, x.digit, true), mode);
         if record {
             reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
+            if b.contradiction.is_none() {
+                e.nets.borrow_mut()[x.cell * 32 + usize::from(x.digit)] = Some(b.derived.clone());
+            }
             e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
                 if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
                     u128::MAX

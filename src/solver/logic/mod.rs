@@ -13,6 +13,7 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod matching;
+mod run_rule;
 pub mod runs;
 pub mod single_digit;
 pub mod singles;
