@@ -80,15 +80,15 @@ struct Branch {
 }
 
 impl Branch {
-    /// `self = o.clone()`, reusing the allocations.
-    fn copy_from(&mut self, o: &Branch) {
+    /// `o`'s candidate state, with no facts of its own: enough for an inner net, whose
+    /// verdict is all that is read (the parents, 15 KB on a honeycomb, are not copied).
+    fn copy_state_from(&mut self, o: &Branch) {
         self.cand.clone_from(&o.cand);
         self.value.clone_from(&o.value);
         self.open.clone_from(&o.open);
         self.placed.clone_from(&o.placed);
-        self.parent.clone_from(&o.parent);
-        self.derived.clone_from(&o.derived);
-        self.why.clone_from(&o.why);
+        self.derived.clear();
+        self.why.clear();
         self.dirty.clone_from(&o.dirty);
         self.contradiction.clone_from(&o.contradiction);
     }
@@ -639,6 +639,14 @@ impl<'a> Engine<'a> {
             pairs.resize(k * k, PAIR_UNKNOWN);
         }
         let mut pristine = true;
+        // Per candidate whose inner net last ended unbroken: the branch's fact count then,
+        // and the houses that inner net's own facts touched. Both the branch and that net
+        // are closed, so until the branch's new facts touch one of those houses no rule
+        // reads facts of both, and the verdict stands (the argument of the skip above): it
+        // is not asked again. `epochs`: where each nested removal's facts start in the
+        // branch, and the houses they touched.
+        let mut last: Vec<Option<(usize, u128)>> = vec![None; n * 32];
+        let mut epochs: Vec<(usize, u128)> = Vec::new();
         while changed && b.contradiction.is_none() {
             changed = false;
             for c in 0..n {
@@ -658,6 +666,15 @@ impl<'a> Engine<'a> {
                     if touch[c * 32 + usize::from(d)] & branch_touch == 0 {
                         continue;
                     }
+                    if let Some((at, houses)) = last[c * 32 + usize::from(d)] {
+                        let since = epochs
+                            .iter()
+                            .filter(|&&(start, _)| start >= at)
+                            .fold(0u128, |m, &(_, t)| m | t);
+                        if since & houses == 0 {
+                            continue;
+                        }
+                    }
                     let iy = self.dense[c * 32 + usize::from(d)];
                     let slot = outer.filter(|_| iy != u16::MAX).map(|ix| {
                         (
@@ -674,6 +691,10 @@ impl<'a> Engine<'a> {
                             let both = branch_touch & touch[y];
                             self.inner_net(b, &mut inner, &mut q, fact(c, d, true), both);
                             let broken = inner.contradiction.is_some();
+                            if !broken && inner.derived.len() <= MAX_FACTS {
+                                let houses = self.touched(&inner.derived);
+                                last[y] = Some((b.derived.len(), houses));
+                            }
                             if let (true, Some((s1, s2))) = (pristine, slot) {
                                 let v = if broken { PAIR_BROKEN } else { PAIR_OK };
                                 pairs[s1] = v;
@@ -691,6 +712,7 @@ impl<'a> Engine<'a> {
                             b.why.push((fact(c, d, false), Because::Nested));
                         }
                         self.run(b, queue, Mode::Net);
+                        epochs.push((before, self.touched(&b.derived[before..])));
                         changed = true;
                         pristine = false;
                     }
@@ -709,8 +731,7 @@ impl<'a> Engine<'a> {
     /// `both` that each of them touched: those are re-examined, and propagation goes on from
     /// there. The fixpoint, and so the verdict, is the same as a net derived afresh.
     fn inner_net(&self, b: &Branch, inner: &mut Branch, q: &mut Vec<Fact>, y: Fact, both: u128) {
-        inner.copy_from(b);
-        inner.derived.clear();
+        inner.copy_state_from(b);
         q.clear();
         let (c, d, _) = unfact(y);
         let nets = self.nets.borrow();
