@@ -91,7 +91,7 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
         // Techniques after `last` are all above the bound: the rater's step, if it is one
         // of them, would end the rating anyway.
-        let step = logic::first_step(grid, &table[..=last]);
+        let step = logic::first_step(grid, &table[..=last], Some(solution));
         let step = step.filter(|s| {
             score = score.saturating_add(s.technique.score);
             s.technique.level <= bound && score <= bound.max_score()

@@ -900,11 +900,7 @@ fn search(
     if record {
         *reach = vec![0; n * 32];
     }
-    // Branches of every candidate set true, by index of `all`.
-    let mut on: Vec<Branch> = Vec::with_capacity(all.len());
-    let mut index = vec![usize::MAX; n * 32];
-    for (i, x) in all.iter().enumerate() {
-        index[x.cell * 32 + usize::from(x.digit)] = i;
+    let mut make = |x: &Candidate| {
         let b = e.branch(fact(x.cell, x.digit, true), mode);
         if record {
             reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
@@ -918,16 +914,47 @@ fn search(
                     e.touched(&b.derived)
                 };
         }
-        if let Some((f, _)) = &b.contradiction {
+        b
+    };
+    let contradiction = |x: &Candidate, b: &Branch, sink: &mut Sink| match &b.contradiction {
+        Some((f, _)) => {
             // Contradiction: the assumption is false.
-            let step = Step::new(info, e.pattern(&[(&b, *f)]))
+            let step = Step::new(info, e.pattern(&[(b, *f)]))
                 .eliminate(vec![*x])
                 .cells(&[x.cell], Role::Defining);
-            let step = with_links(step, &b, *f, e);
-            sink(step)?;
+            sink(with_links(step, b, *f, e))
         }
-        on.push(b);
+        None => ControlFlow::Continue(()),
+    };
+    // Branches of every candidate set true, by index of `all`. A candidate of the known
+    // solution cannot lead to a contradiction, so its branch (needed only by the verities
+    // further down) is put off: a hint found before then does not pay for it.
+    let mut on: Vec<Option<Branch>> = Vec::with_capacity(all.len());
+    let mut index = vec![usize::MAX; n * 32];
+    for (i, x) in all.iter().enumerate() {
+        index[x.cell * 32 + usize::from(x.digit)] = i;
+        if ctx.solution.is_some_and(|s| s[x.cell] == x.digit) {
+            on.push(None);
+            continue;
+        }
+        let b = make(x);
+        contradiction(x, &b, sink)?;
+        on.push(Some(b));
     }
+    let mut ready = Vec::with_capacity(all.len());
+    for (b, x) in on.into_iter().zip(&all) {
+        let b = match b {
+            Some(b) => b,
+            None => {
+                let b = make(x);
+                // Only when the grid does not match the solution given.
+                contradiction(x, &b, sink)?;
+                b
+            }
+        };
+        ready.push(b);
+    }
+    let on = ready;
     // Both states of a candidate: false leading to a contradiction places it; a fact that
     // both states imply holds.
     for (i, x) in all.iter().enumerate() {
@@ -1283,5 +1310,32 @@ mod tests {
             crate::geometry::digit_char(target.digit)
         );
         assert!(text.starts_with(&assumed), "{text}");
+    }
+
+    /// A known solution only orders the search: along a path with nested nets, the step
+    /// found with it is the step found without it.
+    #[test]
+    fn the_solution_changes_no_step() {
+        use crate::format::parse_line;
+        use crate::puzzle::{Grid, Variant};
+        use crate::solver::logic::apply;
+        let line = "......3......9.7.............................6.5......8......";
+        let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+            .unwrap()
+            .unwrap();
+        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+        let mut g = Grid::from_puzzle(&p);
+        let mut nets = 0;
+        for _ in 0..10 {
+            let with = next_step(&g, Some(&sol)).expect("a step");
+            let without = next_step(&g, None).expect("a step");
+            let text = |s: &super::Step| s.explain(g.geometry(), super::Detail::Full);
+            assert_eq!(text(&with), text(&without));
+            assert_eq!(with.eliminations, without.eliminations);
+            assert_eq!(with.placements, without.placements);
+            nets += usize::from(with.id() == "forcing-net");
+            apply(&mut g, &with);
+        }
+        assert!(nets >= 2, "the path should meet forcing nets");
     }
 }

@@ -314,6 +314,9 @@ pub struct Ctx<'a> {
     /// `digit[d]`: empty cells holding candidate `d` (index 0 unused).
     pub digit: Vec<CellSet>,
     pub empty: CellSet,
+    /// The known solution, when the caller has one: searches may use it to order their
+    /// work (never to decide a step, whose proof stays logical).
+    pub solution: Option<&'a [u8]>,
     /// Per-position data that several techniques share, built on first use.
     pub(crate) cache: Cache,
 }
@@ -365,8 +368,16 @@ impl<'a> Ctx<'a> {
             cand,
             digit,
             empty,
+            solution: None,
             cache: Cache::default(),
         }
+    }
+
+    /// The same position with its known solution (see [`Ctx::solution`]); a solution of
+    /// the wrong length is ignored.
+    pub fn with_solution(mut self, solution: Option<&'a [u8]>) -> Ctx<'a> {
+        self.solution = solution.filter(|s| s.len() == self.geo.cell_count());
+        self
     }
 
     /// The position's almost locked sets and their links (built once, shared by the ALS
@@ -551,17 +562,21 @@ pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
     if grid.is_solved() {
         return None;
     }
-    let ctx = Ctx::new(grid);
+    let ctx = Ctx::new(grid).with_solution(solution);
     first_in(&ctx, techniques()).or_else(|| guess(&ctx, solution?))
 }
 
 /// The first useful step of the first technique of `table` (in the table's order) that has
 /// one, and no guess: the rater's step when only a part of the table may be used.
-pub fn first_step(grid: &Grid, table: &'static [TechniqueInfo]) -> Option<Step> {
+pub fn first_step(
+    grid: &Grid,
+    table: &'static [TechniqueInfo],
+    solution: Option<&[u8]>,
+) -> Option<Step> {
     if grid.is_solved() {
         return None;
     }
-    first_in(&Ctx::new(grid), table)
+    first_in(&Ctx::new(grid).with_solution(solution), table)
 }
 
 fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
