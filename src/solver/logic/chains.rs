@@ -11,12 +11,12 @@
 //! finite).
 
 use super::forcing::chain_text;
-use super::step::{article, effect_text, ChainNode};
+use super::step::{article, effect_text, house_list, ChainNode};
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
     TechniqueInfo,
 };
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::{Cell, Geometry, HouseId, Rule};
 use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -588,8 +588,75 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
         Detail::Full => format!(
             "{}: {}; so {}",
             step.name(),
-            chain_text(g, chain),
+            linked_text(g, chain),
             effect_text(g, step)
         ),
+    }
+}
+
+/// [`chain_text`], saying why a strong link that no complete house gives holds:
+/// "r9c3<>5 -> r9c1=5 (row 9 must hold 5)" on a honeycomb, where row 9 is a run.
+fn linked_text(g: &Geometry, nodes: &[ChainNode]) -> String {
+    let mut parts = Vec::with_capacity(nodes.len());
+    for (i, n) in nodes.iter().enumerate() {
+        let mut text = chain_text(g, std::slice::from_ref(n));
+        if let Some(prev) = i.checked_sub(1).and_then(|j| nodes.get(j)) {
+            let link = !prev.on && n.on && prev.digit == n.digit;
+            if link {
+                let all: Vec<Cell> = prev.cells.iter().chain(&n.cells).copied().collect();
+                let shared: Vec<HouseId> = g
+                    .houses()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| all.iter().all(|c| h.cells.contains(c)))
+                    .map(|(id, _)| id)
+                    .collect();
+                let complete = shared.iter().any(|&h| g.house(h).rule == Rule::Complete);
+                if !complete && !shared.is_empty() {
+                    let d = crate::geometry::digit_char(n.digit);
+                    text = format!("{text} ({} must hold {d})", house_list(g, &shared));
+                }
+            }
+        }
+        parts.push(text);
+    }
+    parts.join(" -> ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::linked_text;
+    use crate::format::parse_line;
+    use crate::puzzle::{Grid, Variant};
+    use crate::solver::logic::step::ChainNode;
+
+    fn node(cell: usize, digit: u8, on: bool) -> ChainNode {
+        ChainNode {
+            cells: vec![cell],
+            digit,
+            on,
+        }
+    }
+
+    /// A strong link that only a run gives says so; one a complete house gives needs no word.
+    #[test]
+    fn run_links_say_why_they_hold() {
+        let honey = parse_line(".".repeat(61).as_bytes(), Variant::Honeycomb, "t", 1)
+            .unwrap()
+            .unwrap();
+        let g = Grid::from_puzzle(&honey);
+        let g = g.geometry();
+        let row9: Vec<usize> = g
+            .cells()
+            .filter(|&c| g.cell_name(c).starts_with("r9"))
+            .collect();
+        let text = linked_text(g, &[node(row9[2], 5, false), node(row9[0], 5, true)]);
+        assert!(text.ends_with("=5 (row 9 must hold 5)"), "{text}");
+        let plain = parse_line(".".repeat(81).as_bytes(), Variant::Standard, "t", 1)
+            .unwrap()
+            .unwrap();
+        let p = Grid::from_puzzle(&plain);
+        let text = linked_text(p.geometry(), &[node(2, 5, false), node(0, 5, true)]);
+        assert_eq!(text, "r1c3<>5 -> r1c1=5");
     }
 }
