@@ -109,6 +109,22 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     Bounded::Within(r.into())
 }
 
+/// Whether the techniques up to `bound` leave the puzzle unsolved, so that its path needs
+/// a harder step (or a guess): "above `bound`" by technique, whatever the score.
+pub fn stuck_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> bool {
+    let table = techniques();
+    let Some(last) = table
+        .iter()
+        .rposition(|t| t.enabled && t.level <= bound && t.id != "guess")
+    else {
+        return true;
+    };
+    let (_, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
+        logic::first_step(grid, &table[..=last], Some(solution))
+    });
+    !solved
+}
+
 /// Technique ids the rater knows, for checking `--technique`.
 pub fn known_technique(id: &str) -> bool {
     crate::solver::logic::technique(id).is_some()

@@ -54,6 +54,20 @@ fn diagonal_and_honeycomb() {
     sample(Variant::Honeycomb, Level::Hard, 1);
 }
 
+/// Honeycomb extreme puzzles need a step above unfair, not only a score past the unfair
+/// maximum (the generator gives clues back only while that holds).
+#[test]
+fn honeycomb_extreme_needs_a_hard_step() {
+    for g in sample(Variant::Honeycomb, Level::Extreme, 2) {
+        let p = &g.puzzle;
+        assert!(rating::stuck_within(p, &g.solution, Level::Unfair));
+        assert!(g
+            .rating
+            .hardest
+            .is_some_and(|t| rating::technique_level(&t) == Level::Extreme));
+    }
+}
+
 #[test]
 fn jigsaw_middle_levels() {
     sample(Variant::Jigsaw, Level::Medium, 1);
