@@ -43,7 +43,7 @@ fn unfact(f: Fact) -> (Cell, u8, bool) {
 
 /// Parent of a fact not derived in a branch.
 const UNSET: u32 = u32::MAX;
-/// Parent of an assumption (or of a removal found by a nested net).
+/// Parent of an assumption.
 const NONE: u32 = u32::MAX - 1;
 
 /// How a branch is propagated.
@@ -65,7 +65,8 @@ struct Branch {
     /// `open[d]`: empty cells still holding `d`; `placed[d]`: cells holding `d`.
     open: Vec<CellSet>,
     placed: Vec<CellSet>,
-    /// Parent fact of each derived fact (`NONE` for the assumption or nested removals).
+    /// Parent fact of each derived fact (`NONE` for the assumption; a nested removal has the
+    /// assumption as its parent).
     parent: Vec<u32>,
     derived: Vec<Fact>,
     /// Facts made by a run or cage rule or by a nested net (few: searched linearly).
@@ -531,25 +532,13 @@ impl<'a> Engine<'a> {
             out.push(Effect::Broken);
             return;
         }
-        self.effects_of(cells, masks, &r.allowed, r.must, out);
-    }
 
-    /// The effects of a rule's result: candidates outside `allowed` go, and a `must` digit
-    /// with one place left goes there.
-    fn effects_of(
-        &self,
-        cells: &[Cell],
-        masks: &[u16],
-        allowed: &[u16; 16],
-        must: u16,
-        out: &mut Vec<Effect>,
-    ) {
-        for ((&c, &m), &a) in cells.iter().zip(masks).zip(allowed) {
+        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&r.allowed) {
             for d in Digits(m & !a).iter() {
                 out.push(Effect::Off(c, d));
             }
         }
-        for d in Digits(must).iter() {
+        for d in Digits(r.must).iter() {
             let bit = Digits::single(d).0;
             let mut places = masks.iter().zip(cells).filter(|(&m, _)| m & bit != 0);
             if let (Some((_, &c)), None) = (places.next(), places.next()) {
