@@ -198,6 +198,8 @@ pub struct Tables {
     pub line_pos: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
+    /// Crossing line pairs of run-pair enumeration (filled lazily; see `runs`).
+    pub(crate) run_pairs: std::sync::OnceLock<Vec<runs::PairShape>>,
 }
 
 impl Tables {
@@ -279,6 +281,7 @@ impl Tables {
             lines,
             overlaps,
             rectangles: std::sync::OnceLock::new(),
+            run_pairs: std::sync::OnceLock::new(),
         }
     }
 

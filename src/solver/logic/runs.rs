@@ -115,6 +115,14 @@ fn line_runs(ctx: &Ctx, h: HouseId) -> (Vec<u8>, Vec<u16>) {
 fn sequences(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     for h in run_houses(ctx) {
         let cells = &ctx.geo.house(h).cells;
+        // Most lines have nothing to remove: one pass over every window says so (a
+        // matching per window then names the runs only for a step).
+        let masks: Vec<u16> = cells.iter().map(|&c| mask(ctx, c)).collect();
+        if let Some((keep, _)) = super::run_rule::run_rule(&masks, ctx.geo.max_digit()) {
+            if elims_outside(ctx, cells, &keep[..cells.len()]).is_empty() {
+                continue;
+            }
+        }
         let (lows, keep) = line_runs(ctx, h);
         if lows.is_empty() {
             continue; // broken line: nothing sound to say
@@ -258,46 +266,102 @@ impl PairCsp {
     }
 }
 
-fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    let houses = ctx.geo.houses();
-    for a in 0..houses.len() {
-        for b in a + 1..houses.len() {
-            let (ra, rb) = (houses[a].rule, houses[b].rule);
-            let line = |r: Rule| matches!(r, Rule::ConsecutiveRun | Rule::Complete);
-            if !line(ra) || !line(rb) || (ra != Rule::ConsecutiveRun && rb != Rule::ConsecutiveRun)
-            {
-                continue;
-            }
-            let (sa, sb) = (ctx.t.house_sets[a], ctx.t.house_sets[b]);
-            if sa.and(sb).is_empty() || sa.and(ctx.empty).is_empty() || sb.and(ctx.empty).is_empty()
-            {
-                continue;
-            }
-            let cells: Vec<Cell> = sa.or(sb).iter().collect();
-            if cells.len() > 32 || ctx.geo.max_digit() > 16 {
-                continue;
-            }
-            let Some((seen, runs)) = pair_support(ctx, &cells, [(sa, a), (sb, b)]) else {
-                continue; // over budget or a broken pair
-            };
-            let elims = elims_outside(ctx, &cells, &seen);
-            if elims.is_empty() {
-                continue;
-            }
-            sink(
-                Step::new(
-                    info,
-                    Pattern::Runs {
-                        houses: vec![a, b],
-                        runs,
-                        placed: ctx.placed_in(a) | ctx.placed_in(b),
-                    },
-                )
-                .eliminate(elims)
-                .house(a, Role::Base)
-                .house(b, Role::Cover),
-            )?;
+/// Two crossing lines as run-pair enumeration sees them, fixed by the layout: built once per
+/// geometry, so a step spends nothing on cells and conflicts before its memo lookup.
+pub(crate) struct PairShape {
+    a: HouseId,
+    b: HouseId,
+    /// The cells of both lines (at most 32), local index by position.
+    cells: Vec<Cell>,
+    conflict: [u32; 32],
+    /// Member bits and run length (0 for a complete line) of each line.
+    lines: [(u32, u8); 2],
+}
+
+/// Every pair of crossing lines, one of them a run, in house order.
+fn shapes<'c>(ctx: &'c Ctx) -> &'c [PairShape] {
+    ctx.t.run_pairs.get_or_init(|| {
+        let houses = ctx.geo.houses();
+        let line = |r: Rule| matches!(r, Rule::ConsecutiveRun | Rule::Complete);
+        let run_len = |h: HouseId| match houses[h].rule {
+            Rule::ConsecutiveRun => houses[h].cells.len() as u8,
+            _ => 0,
+        };
+        let mut out = Vec::new();
+        if ctx.geo.max_digit() > 16 {
+            return out;
         }
+        for a in 0..houses.len() {
+            for b in a + 1..houses.len() {
+                let (ra, rb) = (houses[a].rule, houses[b].rule);
+                if !line(ra)
+                    || !line(rb)
+                    || (ra != Rule::ConsecutiveRun && rb != Rule::ConsecutiveRun)
+                {
+                    continue;
+                }
+                let (sa, sb) = (ctx.t.house_sets[a], ctx.t.house_sets[b]);
+                if sa.and(sb).is_empty() {
+                    continue;
+                }
+                let cells: Vec<Cell> = sa.or(sb).iter().collect();
+                if cells.len() > 32 {
+                    continue;
+                }
+                let mut conflict = [0u32; 32];
+                for (row, &x) in conflict.iter_mut().zip(&cells) {
+                    for (j, &y) in cells.iter().enumerate() {
+                        if x != y && ctx.t.peers[x].contains(y) {
+                            *row |= 1 << j;
+                        }
+                    }
+                }
+                let members = |s: super::CellSet| {
+                    (0..cells.len())
+                        .filter(|&k| s.contains(cells[k]))
+                        .fold(0u32, |m, k| m | 1 << k)
+                };
+                let lines = [(members(sa), run_len(a)), (members(sb), run_len(b))];
+                out.push(PairShape {
+                    a,
+                    b,
+                    cells,
+                    conflict,
+                    lines,
+                });
+            }
+        }
+        out
+    })
+}
+
+fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    for shape in shapes(ctx) {
+        let (a, b) = (shape.a, shape.b);
+        let (sa, sb) = (ctx.t.house_sets[a], ctx.t.house_sets[b]);
+        if sa.and(ctx.empty).is_empty() || sb.and(ctx.empty).is_empty() {
+            continue;
+        }
+        let Some((seen, runs)) = pair_support(ctx, shape) else {
+            continue; // over budget or a broken pair
+        };
+        let elims = elims_outside(ctx, &shape.cells, &seen);
+        if elims.is_empty() {
+            continue;
+        }
+        sink(
+            Step::new(
+                info,
+                Pattern::Runs {
+                    houses: vec![a, b],
+                    runs,
+                    placed: ctx.placed_in(a) | ctx.placed_in(b),
+                },
+            )
+            .eliminate(elims)
+            .house(a, Role::Base)
+            .house(b, Role::Cover),
+        )?;
     }
     ControlFlow::Continue(())
 }
@@ -331,43 +395,23 @@ thread_local! {
 /// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
 /// see each other distinct, run lines consecutive), and the lowest digits of the runs each
 /// line holds in some assignment. None over budget or when no assignment exists.
-fn pair_support(ctx: &Ctx, cells: &[Cell], lines: [(super::CellSet, HouseId); 2]) -> PairResult {
-    let n = cells.len();
+fn pair_support(ctx: &Ctx, shape: &PairShape) -> PairResult {
+    let n = shape.cells.len();
     let mut dom = [0u16; 32];
     let mut placed = 0u32;
-    for (i, &c) in cells.iter().enumerate() {
+    for (i, &c) in shape.cells.iter().enumerate() {
         dom[i] = mask(ctx, c);
         if ctx.grid.value(c) != 0 {
             placed |= 1 << i;
         }
     }
-    let mut conflict = [0u32; 32];
-    for (row, (i, &a)) in conflict.iter_mut().zip(cells.iter().enumerate()) {
-        for (j, &b) in cells.iter().enumerate() {
-            if i != j && ctx.t.peers[a].contains(b) {
-                *row |= 1 << j;
-            }
-        }
-    }
-    let members = |s: super::CellSet| {
-        (0..n)
-            .filter(|&k| s.contains(cells[k]))
-            .fold(0u32, |m, k| m | 1 << k)
-    };
-    let run_len = |h: HouseId| match ctx.geo.house(h).rule {
-        Rule::ConsecutiveRun => ctx.geo.house(h).cells.len() as u8,
-        _ => 0,
-    };
     let key = PairKey {
         n,
         max: ctx.geo.max_digit(),
         dom,
         placed,
-        conflict,
-        lines: [
-            (members(lines[0].0), run_len(lines[0].1)),
-            (members(lines[1].0), run_len(lines[1].1)),
-        ],
+        conflict: shape.conflict,
+        lines: shape.lines,
     };
     if let Some(hit) = PAIR_MEMO.with(|m| m.borrow().get(&key).cloned()) {
         return hit;
