@@ -197,11 +197,11 @@ const SOLUTION_BUDGET: usize = 20_000;
 /// measured), and an attempt fails on its removal order far more often than on its grid.
 const ATTEMPTS_PER_GRID: usize = 3;
 
-/// Orbits `descend` gives back before it gives up on a grid. Each try is one bounded rating,
-/// far cheaper than a fresh minimal puzzle (measured, CPU median over 30 unfair puzzles,
-/// 8 -> 16 orbits: honeycomb 196 -> 73 ms, diagonal 43 -> 19 ms, jigsaw 59 -> 40 ms, killer
-/// 225 -> 135 ms; 32 gained little more and spread the clue counts).
-const DESCEND_ORBITS: usize = 16;
+/// Orbits `descend` (and `soften`) give back before they give up on a grid. Each try is one
+/// bounded rating, far cheaper than a fresh minimal puzzle (measured, CPU median over 100
+/// unfair puzzles: honeycomb 196 ms at 8 orbits, 103 at 16, 66 at 32; over 30, diagonal 43 ->
+/// 17 ms, jigsaw 59 -> 25 ms, killer 225 -> 135 ms). Clue counts spread a little wider.
+const DESCEND_ORBITS: usize = 32;
 
 /// Nodes per restart of the random search.
 const RESTART_BUDGET: usize = 300;
@@ -387,14 +387,12 @@ impl Generator {
                 // guess: a poor puzzle to learn from, and seconds to rate (each guess follows
                 // a failed search of nested nets). Clues given back while singles up to
                 // unfair techniques still stall leave a puzzle that needs forcing chains
-                // rather than guesses, at one bounded rating per clue (measured, CPU over 20
-                // puzzles: median 688 -> 95 ms, p95 11.8 s -> 169 ms).
+                // rather than guesses, at one bounded rating per clue; the full rating goes on
+                // from where the last one stalled (measured, CPU over 100 puzzles: median
+                // 688 -> 83 ms, p95 11.8 s -> 148 ms).
                 let minimal = reduce(ctx, &solution, solution.clone(), rng, Keep::Unique);
-                let givens = self.soften(ctx, &solution, minimal, rng)?;
-                let rating = match ctx.rate(&givens, &solution, Level::Extreme)? {
-                    Bounded::Within(r) => r,
-                    Bounded::Above => return None,
-                };
+                let (givens, stalled) = self.soften(ctx, &solution, minimal, rng)?;
+                let rating = rating::rate_after(&ctx.puzzle(givens.clone())?, &solution, stalled);
                 return self.finish(ctx, givens, solution, rating);
             } else {
                 reduce(ctx, &solution, solution.clone(), rng, Keep::Unique)
@@ -460,33 +458,35 @@ impl Generator {
 
     /// Gives clues of the solution back to a puzzle that needs a step above unfair (an orbit
     /// at a time, random order, [`DESCEND_ORBITS`] tries), keeping each after which it still
-    /// does; None when it does not to begin with.
+    /// does; with the path the techniques up to unfair make before they stall. None when it
+    /// does not need such a step to begin with.
     fn soften(
         &self,
         ctx: &Ctx,
         solution: &[u8],
         mut givens: Vec<u8>,
         rng: &mut Rng,
-    ) -> Option<Vec<u8>> {
-        let stuck = |givens: &[u8]| {
+    ) -> Option<(Vec<u8>, rating::Stalled)> {
+        let stall = |givens: &[u8]| {
             ctx.puzzle(givens.to_vec())
-                .is_some_and(|p| rating::stuck_within(&p, solution, Level::Unfair))
+                .and_then(|p| rating::stall_within(&p, solution, Level::Unfair))
         };
-        if !stuck(&givens) {
-            return None;
-        }
+        let mut stalled = stall(&givens)?;
         let empty = ctx.shuffled_orbits(rng, |o| o.iter().all(|&c| givens[c] == 0));
         for orbit in empty.into_iter().take(DESCEND_ORBITS) {
             for &c in orbit {
                 givens[c] = solution[c];
             }
-            if !stuck(&givens) {
-                for &c in orbit {
-                    givens[c] = 0;
+            match stall(&givens) {
+                Some(path) => stalled = path,
+                None => {
+                    for &c in orbit {
+                        givens[c] = 0;
+                    }
                 }
             }
         }
-        Some(givens)
+        Some((givens, stalled))
     }
 
     /// Adds solution clues (an orbit at a time, random order) to a too-hard puzzle until its

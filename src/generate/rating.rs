@@ -3,7 +3,7 @@
 
 use crate::geometry::{Geometry, Rule};
 use crate::puzzle::{Grid, Puzzle};
-use crate::solver::logic::{self, techniques};
+use crate::solver::logic::{self, techniques, Step};
 use crate::solver::rate::{solve_grid, walk, Rating};
 
 pub use crate::solver::rate::Level;
@@ -109,20 +109,38 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     Bounded::Within(r.into())
 }
 
-/// Whether the techniques up to `bound` leave the puzzle unsolved, so that its path needs
-/// a harder step (or a guess): "above `bound`" by technique, whatever the score.
-pub fn stuck_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> bool {
+/// The path the techniques up to some level make before they stall on a puzzle.
+pub struct Stalled(Vec<Step>);
+
+/// When the techniques up to `bound` leave the puzzle unsolved (its path needs a harder
+/// step or a guess: "above `bound`" by technique, whatever the score), the path they make
+/// before they stall; None when they solve it.
+pub fn stall_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Option<Stalled> {
     let table = techniques();
-    let Some(last) = table
+    let last = table
         .iter()
-        .rposition(|t| t.enabled && t.level <= bound && t.id != "guess")
-    else {
-        return true;
+        .rposition(|t| t.enabled && t.level <= bound && t.id != "guess");
+    let Some(last) = last else {
+        return Some(Stalled(Vec::new()));
     };
-    let (_, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
+    let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
         logic::first_step(grid, &table[..=last], Some(solution))
     });
-    !solved
+    (!solved).then_some(Stalled(steps))
+}
+
+/// The full rating of a puzzle from the path [`stall_within`] gave: the same path and rating
+/// as [`rate_solved`] (each of those steps is the first the whole table finds there too),
+/// without walking that part again.
+pub fn rate_after(puzzle: &Puzzle, solution: &[u8], stalled: Stalled) -> Rated {
+    let Stalled(mut steps) = stalled;
+    let mut grid = Grid::from_puzzle(puzzle);
+    for s in &steps {
+        logic::apply(&mut grid, s);
+    }
+    let (rest, solved) = walk(grid, |g| logic::next_step(g, Some(solution)));
+    steps.extend(rest);
+    Rating::of_path(&steps, solved).into()
 }
 
 /// Technique ids the rater knows, for checking `--technique`.
