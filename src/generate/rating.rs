@@ -109,8 +109,16 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     Bounded::Within(r.into())
 }
 
-/// The path the techniques up to some level make before they stall on a puzzle.
-pub struct Stalled(Vec<Step>);
+/// The path the techniques up to some level make before they stall on a puzzle, and the
+/// grid where they stall.
+pub struct Stalled(Vec<Step>, Grid);
+
+impl Stalled {
+    /// Whether `cell` is still empty where the techniques stall.
+    pub fn open(&self, cell: usize) -> bool {
+        self.1.value(cell) == 0
+    }
+}
 
 /// When the techniques up to `bound` leave the puzzle unsolved (its path needs a harder
 /// step or a guess: "above `bound`" by technique, whatever the score), the path they make
@@ -120,24 +128,28 @@ pub fn stall_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Option<St
     let last = table
         .iter()
         .rposition(|t| t.enabled && t.level <= bound && t.id != "guess");
+    let start = Grid::from_puzzle(puzzle);
     let Some(last) = last else {
-        return Some(Stalled(Vec::new()));
+        return Some(Stalled(Vec::new(), start));
     };
-    let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
+    let (steps, solved) = walk(start.clone(), |grid| {
         logic::first_step(grid, &table[..=last], Some(solution))
     });
-    (!solved).then_some(Stalled(steps))
+    if solved {
+        return None;
+    }
+    let mut grid = start;
+    for s in &steps {
+        logic::apply(&mut grid, s);
+    }
+    Some(Stalled(steps, grid))
 }
 
 /// The full rating of a puzzle from the path [`stall_within`] gave: the same path and rating
 /// as [`rate_solved`] (each of those steps is the first the whole table finds there too),
 /// without walking that part again.
-pub fn rate_after(puzzle: &Puzzle, solution: &[u8], stalled: Stalled) -> Rated {
-    let Stalled(mut steps) = stalled;
-    let mut grid = Grid::from_puzzle(puzzle);
-    for s in &steps {
-        logic::apply(&mut grid, s);
-    }
+pub fn rate_after(solution: &[u8], stalled: Stalled) -> Rated {
+    let Stalled(mut steps, grid) = stalled;
     let (rest, solved) = walk(grid, |g| logic::next_step(g, Some(solution)));
     steps.extend(rest);
     Rating::of_path(&steps, solved).into()
