@@ -1264,19 +1264,25 @@ mod tests {
         assert!(ruled > 0, "no chain names a run rule");
     }
 
-    /// A nested net's proof starts at its assumption and says why a removal made inside the
-    /// branch holds, rather than starting at that removal as if it were assumed.
-    #[test]
-    fn a_nested_net_shows_its_assumption_and_why() {
+    /// A honeycomb (made by termdoku's generator) whose path meets nested nets within a few
+    /// steps, and its solution.
+    fn nested_net_puzzle() -> (crate::puzzle::Grid, Vec<u8>) {
         use crate::format::parse_line;
         use crate::puzzle::{Grid, Variant};
-        use crate::solver::logic::apply;
         let line = "......3......9.7.............................6.5......8......";
         let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
             .unwrap()
             .unwrap();
         let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
-        let mut g = Grid::from_puzzle(&p);
+        (Grid::from_puzzle(&p), sol)
+    }
+
+    /// A nested net's proof starts at its assumption and says why a removal made inside the
+    /// branch holds, rather than starting at that removal as if it were assumed.
+    #[test]
+    fn a_nested_net_shows_its_assumption_and_why() {
+        use crate::solver::logic::apply;
+        let (mut g, sol) = nested_net_puzzle();
         let mut nested = None;
         for _ in 0..8 {
             let s = next_step(&g, Some(&sol)).expect("a step");
@@ -1305,15 +1311,8 @@ mod tests {
     /// found with it is the step found without it.
     #[test]
     fn the_solution_changes_no_step() {
-        use crate::format::parse_line;
-        use crate::puzzle::{Grid, Variant};
         use crate::solver::logic::apply;
-        let line = "......3......9.7.............................6.5......8......";
-        let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
-            .unwrap()
-            .unwrap();
-        let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
-        let mut g = Grid::from_puzzle(&p);
+        let (mut g, sol) = nested_net_puzzle();
         let mut nets = 0;
         for _ in 0..10 {
             let with = next_step(&g, Some(&sol)).expect("a step");
