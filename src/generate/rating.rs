@@ -4,7 +4,7 @@
 use crate::geometry::{Geometry, Rule};
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::logic::{self, techniques, Step};
-use crate::solver::rate::{solve_grid, walk, Rating};
+use crate::solver::rate::{solve_grid, walk, walk_to, Rating};
 
 pub use crate::solver::rate::Level;
 
@@ -132,17 +132,11 @@ pub fn stall_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Option<St
     let Some(last) = last else {
         return Some(Stalled(Vec::new(), start));
     };
-    let (steps, solved) = walk(start.clone(), |grid| {
+    let (steps, grid) = walk_to(start, |grid| {
         logic::first_step(grid, &table[..=last], Some(solution))
     });
-    if solved {
-        return None;
-    }
-    let mut grid = start;
-    for s in &steps {
-        logic::apply(&mut grid, s);
-    }
-    Some(Stalled(steps, grid))
+    let solved = grid.is_solved() && !grid.is_broken();
+    (!solved).then_some(Stalled(steps, grid))
 }
 
 /// The full rating of a puzzle from the path [`stall_within`] gave: the same path and rating

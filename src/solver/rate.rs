@@ -152,7 +152,14 @@ pub fn solve_grid(grid: Grid, solution: Option<&[u8]>) -> (Vec<Step>, Rating) {
 
 /// Applies the steps `next` finds until the grid is solved or `next` has none; returns the
 /// path and whether it solved the grid.
-pub fn walk(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, bool) {
+pub fn walk(grid: Grid, next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, bool) {
+    let (steps, grid) = walk_to(grid, next);
+    let solved = grid.is_solved() && !grid.is_broken();
+    (steps, solved)
+}
+
+/// [`walk`], returning the grid where it ended instead of whether it is solved.
+pub fn walk_to(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, Grid) {
     let mut steps = Vec::new();
     // Every useful step removes a candidate or fills a cell, so this bound is never reached
     // by a correct step finder; it keeps a faulty one from looping forever.
@@ -168,8 +175,7 @@ pub fn walk(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec
             break;
         }
     }
-    let solved = grid.is_solved() && !grid.is_broken();
-    (steps, solved)
+    (steps, grid)
 }
 
 #[cfg(test)]

@@ -604,12 +604,12 @@ fn linked_text(g: &Geometry, nodes: &[ChainNode]) -> String {
             let link = !prev.on && n.on && prev.digit == n.digit;
             if link {
                 let all: Vec<Cell> = prev.cells.iter().chain(&n.cells).copied().collect();
-                let shared: Vec<HouseId> = g
-                    .houses()
+                let shared: Vec<HouseId> = all
+                    .first()
+                    .map_or(&[][..], |&c| g.houses_of(c))
                     .iter()
-                    .enumerate()
-                    .filter(|(_, h)| all.iter().all(|c| h.cells.contains(c)))
-                    .map(|(id, _)| id)
+                    .copied()
+                    .filter(|&h| all.iter().all(|c| g.house(h).cells.contains(c)))
                     .collect();
                 let complete = shared.iter().any(|&h| g.house(h).rule == Rule::Complete);
                 if !complete && !shared.is_empty() {

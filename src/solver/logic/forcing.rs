@@ -1169,13 +1169,7 @@ mod tests {
     /// net asks next): that is only right if the rule keeps everything it kept once.
     #[test]
     fn a_run_rule_keeps_what_it_kept() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::testutil::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut narrowed = 0;
         for len in 5..=9usize {
             let sets: Vec<u16> = (1..=10 - len)

@@ -718,6 +718,16 @@ pub(crate) mod testutil {
     use crate::format::parse_line;
     use crate::puzzle::{Grid, Variant};
 
+    /// A seeded xorshift stream: random test cases that are the same on every run.
+    pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// A grid from an 81-character line, candidates filled by the givens only.
     pub fn grid(line: &str) -> Grid {
         let p = parse_line(line.as_bytes(), Variant::Standard, "<test>", 1)

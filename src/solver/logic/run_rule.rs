@@ -196,13 +196,7 @@ mod tests {
     /// The rule agrees with brute force on random lines of every length up to nine.
     #[test]
     fn the_run_rule_matches_brute_force() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::testutil::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut feasible = 0;
         for round in 0..1500 {
             let len = 1 + round % 9;

@@ -89,12 +89,12 @@ fn range(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlo
     ControlFlow::Continue(())
 }
 
-/// Runs (lowest digits) a line can hold and, per cell, the digits some of them place there.
-fn line_runs(ctx: &Ctx, h: HouseId) -> (Vec<u8>, Vec<u16>) {
+/// Runs (lowest digits) a line with candidates `masks` can hold and, per cell, the digits
+/// some of them place there.
+fn line_runs(ctx: &Ctx, h: HouseId, masks: &[u16]) -> (Vec<u8>, Vec<u16>) {
     let cells = &ctx.geo.house(h).cells;
     let n = ctx.geo.max_digit();
     let len = cells.len() as u8;
-    let masks: Vec<u16> = cells.iter().map(|&c| mask(ctx, c)).collect();
     let mut lows = Vec::new();
     let mut keep = vec![0u16; cells.len()];
     if len == 0 || len > n || cells.len() > 16 {
@@ -102,7 +102,7 @@ fn line_runs(ctx: &Ctx, h: HouseId) -> (Vec<u8>, Vec<u16>) {
     }
     for lo in 1..=n + 1 - len {
         let window = Digits::range(lo, lo + len - 1).0;
-        if let Some(out) = viable_edges(&masks, window) {
+        if let Some(out) = viable_edges(masks, window) {
             lows.push(lo);
             for (k, o) in keep.iter_mut().zip(out) {
                 *k |= o;
@@ -123,7 +123,7 @@ fn sequences(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
                 continue;
             }
         }
-        let (lows, keep) = line_runs(ctx, h);
+        let (lows, keep) = line_runs(ctx, h, &masks);
         if lows.is_empty() {
             continue; // broken line: nothing sound to say
         }
