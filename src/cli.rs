@@ -128,6 +128,9 @@ pub enum Command {
         /// With --generate: print each row's clue-count histogram.
         #[arg(long, requires = "generate")]
         givens: bool,
+        /// With --logic: also list the N slowest hints (puzzle, step, technique).
+        #[arg(long, requires = "logic", default_value_t = 0)]
+        slowest: usize,
         #[arg(required_unless_present = "generate")]
         file: Option<PathBuf>,
     },
@@ -229,12 +232,13 @@ pub fn run(command: Command) -> i32 {
             variant,
             logic,
             threads,
+            slowest,
             file: Some(file),
             ..
         } => {
             let variant = variant.map_or(Variant::Standard, Variant::from);
             if logic {
-                logic_cli::bench(variant, threads, &file)
+                logic_cli::bench(variant, threads, &file, slowest)
             } else {
                 bench_command(variant, threads, &file)
             }

@@ -229,7 +229,12 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
     status
 }
 
-pub fn bench(variant: Variant, threads: Option<usize>, file: &std::path::Path) -> i32 {
+pub fn bench(
+    variant: Variant,
+    threads: Option<usize>,
+    file: &std::path::Path,
+    slowest: usize,
+) -> i32 {
     let threads = threads.unwrap_or_else(batch::default_threads);
     let name = file.display().to_string();
     let (_, items) = match open_input(Some(&name), variant) {
@@ -273,15 +278,18 @@ pub fn bench(variant: Variant, threads: Option<usize>, file: &std::path::Path) -
         100.0 * no_guess as f64 / (n.max(1)) as f64
     );
     // One thread: a player waits for one hint at a time.
-    hint_latency(&name, &puzzles, 1);
+    hint_latency(&name, &puzzles, 1, slowest);
     EXIT_OK
 }
 
 /// Times `next_step` on every position along each puzzle's solution path and prints the
-/// percentiles: the delay a player waits after pressing the hint key.
-fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize) {
+/// percentiles: the delay a player waits after pressing the hint key. `slowest` > 0 also
+/// lists that many of the slowest hints, to show which technique to speed up.
+fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize, slowest: usize) {
     let progress = Progress::start("hints", puzzles.len());
-    let mut times: Vec<f64> = Vec::new();
+    // (ms, puzzle number from 1, step number from 1, technique)
+    let mut times: Vec<(f64, usize, usize, &'static str)> = Vec::new();
+    let mut count = 0;
     batch::map_ordered(
         puzzles.iter(),
         threads,
@@ -294,23 +302,24 @@ fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize) {
                 let Some(step) = logic::next_step(&grid, Some(sol)) else {
                     break;
                 };
-                out.push(start.elapsed().as_secs_f64() * 1e3);
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                out.push((ms, out.len() + 1, step.name()));
                 logic::apply(&mut grid, &step);
             }
             out
         },
         |_, t| {
-            times.extend(t);
+            count += 1;
+            times.extend(t.into_iter().map(|(ms, k, tech)| (ms, count, k, tech)));
             progress.add(1);
         },
     );
     drop(progress);
-    times.sort_by(f64::total_cmp);
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
     let pct = |q: f64| {
         times
             .get(((times.len() as f64 - 1.0) * q) as usize)
-            .copied()
-            .unwrap_or(0.0)
+            .map_or(0.0, |t| t.0)
     };
     println!(
         "{name}: next hint over {} positions: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
@@ -318,6 +327,9 @@ fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize) {
         pct(0.5),
         pct(0.95),
         pct(0.99),
-        times.last().copied().unwrap_or(0.0)
+        times.last().map_or(0.0, |t| t.0)
     );
+    for &(ms, puzzle, step, technique) in times.iter().rev().take(slowest) {
+        println!("  {ms:9.3} ms  puzzle {puzzle} step {step}: {technique}");
+    }
 }
