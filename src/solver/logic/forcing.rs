@@ -11,6 +11,8 @@
 //! reads as one line. A *net* uses the current state (a cell whose other candidates were
 //! removed by several earlier facts), and, when plain nets find nothing, nests one level:
 //! inside a branch, every candidate whose own net ends in a contradiction is removed too.
+//! That costs a net per candidate per branch, so a cheap level comes first: a candidate goes
+//! when what its net is already known to imply clashes with the branch (bit sets).
 //! Nets are bounded (node count per branch, nesting only on request) and come last in the
 //! table, after every cheaper technique.
 //!
