@@ -730,14 +730,8 @@ impl<'a> Engine<'a> {
                         }
                     };
                     if broken {
-                        // Its parent is the assumption: the whole branch made it.
-                        queue.clear();
                         let before = b.derived.len();
-                        self.derive(b, fact(c, d, false), assume, queue);
-                        if b.derived.len() > before {
-                            b.why.push((fact(c, d, false), Because::Nested));
-                        }
-                        self.run(b, queue, Mode::Net);
+                        self.remove_nested(b, queue, assume, fact(c, d, false));
                         epochs.push((before, self.touched(&b.derived[before..])));
                         changed = true;
                         pristine = false;
@@ -747,7 +741,20 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Sets bit `i` (a dense candidate) of the facts on or off of bit set `base`.
+    /// Removes a candidate inside branch `b` because its own net would break there, and
+    /// follows the consequences. Its parent is the assumption: the whole branch made it.
+    fn remove_nested(&self, b: &mut Branch, queue: &mut Vec<Fact>, assume: Fact, off: Fact) {
+        queue.clear();
+        let before = b.derived.len();
+        self.derive(b, off, assume, queue);
+        if b.derived.len() > before {
+            b.why.push((off, Because::Nested));
+        }
+        self.run(b, queue, Mode::Net);
+    }
+
+    /// Sets the bit of fact `f` in the bit sets (on, then off, `words` each) at `base`; whether
+    /// it was new. Facts of candidates absent at the start are skipped.
     fn set_fact(&self, sets: &mut [u64], words: usize, base: usize, f: Fact) -> bool {
         let (c, d, on) = unfact(f);
         let i = usize::from(self.dense[c * 32 + usize::from(d)]);
@@ -844,13 +851,7 @@ impl<'a> Engine<'a> {
                         .chain(k.off(iy).iter().zip(on))
                         .any(|(&y, &b)| y & b != 0);
                     if clash {
-                        queue.clear();
-                        let before = b.derived.len();
-                        self.derive(b, fact(c, d, false), assume, queue);
-                        if b.derived.len() > before {
-                            b.why.push((fact(c, d, false), Because::Nested));
-                        }
-                        self.run(b, queue, Mode::Net);
+                        self.remove_nested(b, queue, assume, fact(c, d, false));
                         changed = true;
                     }
                 }
