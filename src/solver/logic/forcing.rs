@@ -122,10 +122,44 @@ struct RuleOut {
 /// Which sets a rule allows: its kind (run or cage), length, largest digit and sum.
 type RuleSig = (u8, u8, u8, u16);
 
-type RuleMemo =
-    std::collections::HashMap<(RuleSig, [u16; 16]), RuleOut, foldhash::fast::FixedState>;
+type RuleKey = (RuleSig, [u16; 16]);
 
-/// Rule memo entries kept before it starts afresh (about 20 MB).
+/// A direct-mapped cache of rule results: one slot per hash, a newer key evicts an older one.
+/// Small enough to stay in cache, and no rehashing or clearing.
+struct RuleMemo {
+    slots: Vec<Option<(RuleKey, RuleOut)>>,
+    hasher: foldhash::fast::FixedState,
+}
+
+impl Default for RuleMemo {
+    fn default() -> Self {
+        RuleMemo {
+            slots: vec![None; RULE_MEMO_CAP],
+            hasher: Default::default(),
+        }
+    }
+}
+
+impl RuleMemo {
+    fn slot(&self, key: &RuleKey) -> usize {
+        use std::hash::BuildHasher;
+        (self.hasher.hash_one(key) as usize) & (RULE_MEMO_CAP - 1)
+    }
+
+    fn get(&self, key: &RuleKey) -> Option<RuleOut> {
+        match &self.slots[self.slot(key)] {
+            Some((k, r)) if k == key => Some(*r),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, key: RuleKey, r: RuleOut) {
+        let i = self.slot(&key);
+        self.slots[i] = Some((key, r));
+    }
+}
+
+/// Rule memo slots (a power of two; about 20 MB per thread).
 const RULE_MEMO_CAP: usize = 1 << 18;
 
 thread_local! {
@@ -516,7 +550,7 @@ impl<'a> Engine<'a> {
         let mut key = [0u16; 16];
         key[..masks.len()].copy_from_slice(masks);
         let key = (sp.sig, key);
-        let r = RULE_MEMO.with(|m| m.borrow().get(&key).copied());
+        let r = RULE_MEMO.with(|m| m.borrow().get(&key));
         let r = r.unwrap_or_else(|| {
             // Runs of up to 8 cells: one pass over all their windows (measured: 0.27-0.7 µs
             // against 1.1-1.6 µs for a matching per window). A single window (complete
@@ -540,9 +574,6 @@ impl<'a> Engine<'a> {
             };
             RULE_MEMO.with(|m| {
                 let mut m = m.borrow_mut();
-                if m.len() >= RULE_MEMO_CAP {
-                    m.clear();
-                }
                 m.insert(key, r);
                 if !r.broken {
                     // Once its removals are applied, the house is asked again with exactly
