@@ -131,6 +131,11 @@ pub enum Command {
         /// With --logic: also list the N slowest hints (puzzle, step, technique).
         #[arg(long, requires = "logic", default_value_t = 0)]
         slowest: usize,
+        /// With --logic: time each hint from an empty memory, like a first hint at that
+        /// position (by default each puzzle's walk starts empty and learns as it goes, like
+        /// a player asking for a hint at every step).
+        #[arg(long, requires = "logic")]
+        cold: bool,
         #[arg(required_unless_present = "generate")]
         file: Option<PathBuf>,
     },
@@ -233,12 +238,13 @@ pub fn run(command: Command) -> i32 {
             logic,
             threads,
             slowest,
+            cold,
             file: Some(file),
             ..
         } => {
             let variant = variant.map_or(Variant::Standard, Variant::from);
             if logic {
-                logic_cli::bench(variant, threads, &file, slowest)
+                logic_cli::bench(variant, threads, &file, slowest, cold)
             } else {
                 bench_command(variant, threads, &file)
             }

@@ -234,6 +234,7 @@ pub fn bench(
     threads: Option<usize>,
     file: &std::path::Path,
     slowest: usize,
+    cold: bool,
 ) -> i32 {
     let threads = threads.unwrap_or_else(batch::default_threads);
     let name = file.display().to_string();
@@ -278,14 +279,23 @@ pub fn bench(
         100.0 * no_guess as f64 / (n.max(1)) as f64
     );
     // One thread: a player waits for one hint at a time.
-    hint_latency(&name, &puzzles, 1, slowest);
+    hint_latency(&name, &puzzles, 1, slowest, cold);
     EXIT_OK
 }
 
 /// Times `next_step` on every position along each puzzle's solution path and prints the
 /// percentiles: the delay a player waits after pressing the hint key. `slowest` > 0 also
 /// lists that many of the slowest hints, to show which technique to speed up.
-fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize, slowest: usize) {
+///
+/// What searches remember between positions is dropped before each puzzle (the rating pass
+/// above saw the same positions), and with `cold` before each position too.
+fn hint_latency(
+    name: &str,
+    puzzles: &[(Puzzle, Vec<u8>)],
+    threads: usize,
+    slowest: usize,
+    cold: bool,
+) {
     let progress = Progress::start("hints", puzzles.len());
     // (ms, puzzle number from 1, step number from 1, technique)
     let mut times: Vec<(f64, usize, usize, &'static str)> = Vec::new();
@@ -297,7 +307,11 @@ fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize, slowe
         |(p, sol)| {
             let mut grid = Grid::from_puzzle(p);
             let mut out = Vec::new();
+            logic::forget();
             while !grid.is_solved() {
+                if cold {
+                    logic::forget();
+                }
                 let start = Instant::now();
                 let Some(step) = logic::next_step(&grid, Some(sol)) else {
                     break;
@@ -322,7 +336,8 @@ fn hint_latency(name: &str, puzzles: &[(Puzzle, Vec<u8>)], threads: usize, slowe
             .map_or(0.0, |t| t.0)
     };
     println!(
-        "{name}: next hint over {} positions: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+        "{name}: next hint{} over {} positions: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+        if cold { " (cold)" } else { "" },
         times.len(),
         pct(0.5),
         pct(0.95),

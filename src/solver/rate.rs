@@ -160,6 +160,7 @@ pub fn walk(grid: Grid, next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, 
 
 /// [`walk`], returning the grid where it ended instead of whether it is solved.
 pub fn walk_to(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, Grid) {
+    logic::start_walk();
     let mut steps = Vec::new();
     // Every useful step removes a candidate or fills a cell, so this bound is never reached
     // by a correct step finder; it keeps a faulty one from looping forever.

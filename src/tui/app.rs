@@ -93,12 +93,56 @@ pub struct App {
     /// How long a hint request waits for its answer before play goes on and the answer
     /// is shown when it comes (tests set 0 to exercise that path).
     pub hint_wait_ms: u64,
+    hinter: Hinter,
 }
 
 /// The board a hint was asked for, and where its answer will arrive.
 struct PendingHint {
     grid: crate::puzzle::Grid,
     answer: std::sync::mpsc::Receiver<Option<Hint>>,
+}
+
+/// A request to the hint thread: the board, its solution, and where the answer goes.
+type HintRequest = (
+    crate::puzzle::Grid,
+    Option<Vec<u8>>,
+    std::sync::mpsc::Sender<Option<Hint>>,
+);
+
+/// One long-lived thread works out every hint of a session, so that what its searches
+/// remember from earlier positions (the nested nets of a hard puzzle) speeds up the next
+/// hints. Started on first use, and again if it ever stopped.
+#[derive(Default)]
+struct Hinter {
+    requests: Option<std::sync::mpsc::Sender<HintRequest>>,
+}
+
+impl Hinter {
+    fn ask(
+        &mut self,
+        grid: crate::puzzle::Grid,
+        solution: Option<Vec<u8>>,
+    ) -> std::sync::mpsc::Receiver<Option<Hint>> {
+        let (send, answer) = std::sync::mpsc::channel();
+        let mut request = (grid, solution, send);
+        if let Some(requests) = &self.requests {
+            match requests.send(request) {
+                Ok(()) => return answer,
+                Err(std::sync::mpsc::SendError(back)) => request = back,
+            }
+        }
+        let (requests, inbox) = std::sync::mpsc::channel::<HintRequest>();
+        std::thread::spawn(move || {
+            for (board, solution, send) in inbox {
+                // The player may have quit or moved on: a closed channel is fine.
+                let _ = send.send(hints::next_hint(&board, solution.as_deref()));
+            }
+        });
+        // A fresh thread's inbox is open: the request cannot come back.
+        let _ = requests.send(request);
+        self.requests = Some(requests);
+        answer
+    }
 }
 
 impl App {
@@ -136,6 +180,7 @@ impl App {
             seed: 0x2545_F491_4F6C_DD1D,
             pending: None,
             hint_wait_ms: 150,
+            hinter: Hinter::default(),
         })
     }
 
@@ -552,12 +597,8 @@ impl App {
             return false;
         }
         let grid = self.game.hint_grid();
-        let (send, answer) = std::sync::mpsc::channel();
-        let (board, solution) = (grid.clone(), self.game.solution().map(<[u8]>::to_vec));
-        std::thread::spawn(move || {
-            // The player may have quit or moved on: a closed channel is fine.
-            let _ = send.send(hints::next_hint(&board, solution.as_deref()));
-        });
+        let solution = self.game.solution().map(<[u8]>::to_vec);
+        let answer = self.hinter.ask(grid.clone(), solution);
         let wait = std::time::Duration::from_millis(self.hint_wait_ms);
         match answer.recv_timeout(wait) {
             Ok(hint) => self.show_hint(hint),

@@ -13,6 +13,8 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod matching;
+mod nest_memory;
+mod rule_memo;
 mod run_rule;
 pub mod runs;
 pub mod single_digit;
@@ -567,6 +569,21 @@ pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
     }
     let ctx = Ctx::new(grid).with_solution(solution);
     first_in(&ctx, techniques()).or_else(|| guess(&ctx, solution?))
+}
+
+/// Forgets the nested-net breakers this thread found on earlier positions, which a hint
+/// tries first (see `nest_memory`): a walk over a puzzle starts here, so that its steps
+/// depend on the puzzle alone.
+pub fn start_walk() {
+    nest_memory::forget_breakers();
+}
+
+/// Drops everything searches on this thread remember between positions (rule results,
+/// line pairs, nested branches). Benchmarks call it to time a player's first hint.
+pub fn forget() {
+    rule_memo::clear();
+    runs::clear_memo();
+    nest_memory::clear();
 }
 
 /// The first useful step of the first technique of `table` (in the table's order) that has

@@ -372,6 +372,11 @@ thread_local! {
         Default::default();
 }
 
+/// Empties this thread's pair memo.
+pub(super) fn clear_memo() {
+    PAIR_MEMO.with(|m| m.borrow_mut().clear());
+}
+
 /// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
 /// see each other distinct, run lines consecutive), and the lowest digits of the runs each
 /// line holds in some assignment. None over budget or when no assignment exists.

@@ -1,0 +1,171 @@
+//! What nested forcing-net searches proved on earlier positions of a puzzle, kept per thread.
+//!
+//! A nested branch computes the largest state inside its start (the position plus its
+//! assumption) that is closed under every rule of the net and under nesting, and breaks
+//! when that state is empty. That largest state only shrinks as the position does. Hence:
+//! * **Unbroken branches.** Where an unbroken branch ended is closed on its own. On a later
+//!   position whose candidates still include all of it, the same assumption cannot break
+//!   (the search skips it); on a later position inside the one it was found on, the branch
+//!   ends inside it and may start from it, which saves the rounds that found it. Either way
+//!   the verdict is the one a fresh branch gives.
+//! * **Breakers.** An assumption whose branch broke on a position breaks on every position
+//!   inside it. When breakers are rare, the search that finds one goes on through the rest
+//!   and remembers them all; later positions try those first (each proof is made afresh).
+//!   This one changes which step a hint shows (never whether it is sound), so a walk over a
+//!   puzzle starts with [`forget_breakers`], and its steps depend on the puzzle alone.
+//!
+//! On the hardest honeycombs the same assumptions fail step after step, and breakers are
+//! used up one step at a time: most of a nested search's time without this memory.
+
+use crate::geometry::{Cell, Digits, Geometry};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Entries kept per thread before the memory starts over (a few KB each).
+const CAP: usize = 2048;
+
+/// Per cell, its digit (as a single) or its candidates.
+pub type State = Vec<Digits>;
+
+/// A position an unbroken branch was searched on, where it ended, and what its nested level
+/// left (per candidate, the houses its inner net touched).
+type Unbroken = (Rc<State>, State, Vec<(usize, u128)>);
+
+#[derive(Default)]
+struct Memory {
+    /// The layout the states belong to: another puzzle layout starts over.
+    geo: Option<Geometry>,
+    unbroken: HashMap<(Cell, u8), Unbroken>,
+    /// Per assumption that broke, the position it broke on.
+    breakers: HashMap<(Cell, u8), Rc<State>>,
+}
+
+thread_local! {
+    static MEMORY: RefCell<Memory> = RefCell::new(Memory::default());
+}
+
+/// What is known of an assumption's nested branch on the current position.
+pub enum Known {
+    Nothing,
+    /// It cannot break.
+    Unbroken,
+    /// It ends inside this state; the nested level that left it left these houses per
+    /// candidate.
+    Inside(State, Vec<(usize, u128)>),
+}
+
+/// Readies the memory for a search on layout `geo` (another layout starts over).
+pub fn open(geo: &Geometry) {
+    MEMORY.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.geo.as_ref() != Some(geo) || m.unbroken.len() + m.breakers.len() >= CAP {
+            *m = Memory {
+                geo: Some(geo.clone()),
+                ..Memory::default()
+            };
+        }
+    })
+}
+
+/// Whether every cell's digits in `a` are among those of `b`.
+fn within(a: &[Digits], b: &[Digits]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 & !y.0 == 0)
+}
+
+/// What is known of the nested branch of `cell = digit` on `position`. Call [`open`] first.
+pub fn known(position: &State, cell: Cell, digit: u8) -> Known {
+    MEMORY.with(|m| match m.borrow().unbroken.get(&(cell, digit)) {
+        Some((_, state, _)) if within(state, position) => Known::Unbroken,
+        Some((old, state, inner)) if within(position, old) => {
+            Known::Inside(state.clone(), inner.clone())
+        }
+        _ => Known::Nothing,
+    })
+}
+
+/// Remembers where the unbroken nested branch of `cell = digit` ended on `position`. Call
+/// [`open`] first.
+pub fn remember(
+    position: &Rc<State>,
+    cell: Cell,
+    digit: u8,
+    state: State,
+    inner: Vec<(usize, u128)>,
+) {
+    MEMORY.with(|m| {
+        let entry = (Rc::clone(position), state, inner);
+        m.borrow_mut().unbroken.insert((cell, digit), entry);
+    })
+}
+
+/// Remembers that the nested branch of `cell = digit` broke on `position`.
+pub fn remember_breaker(position: &Rc<State>, cell: Cell, digit: u8) {
+    MEMORY.with(|m| {
+        let entry = Rc::clone(position);
+        m.borrow_mut().breakers.insert((cell, digit), entry);
+    })
+}
+
+/// Whether the nested branch of `cell = digit` is known to break on `position`.
+pub fn breaks(position: &State, cell: Cell, digit: u8) -> bool {
+    MEMORY.with(|m| {
+        let m = m.borrow();
+        m.breakers
+            .get(&(cell, digit))
+            .is_some_and(|old| within(position, old))
+    })
+}
+
+/// Forgets the breakers (which choose steps), keeping what only saves time.
+pub fn forget_breakers() {
+    MEMORY.with(|m| m.borrow_mut().breakers.clear())
+}
+
+/// Empties this thread's memory.
+pub fn clear() {
+    MEMORY.with(|m| *m.borrow_mut() = Memory::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::square::standard;
+
+    fn state(masks: &[u16]) -> Rc<State> {
+        Rc::new(masks.iter().map(|&m| Digits(m)).collect())
+    }
+
+    /// An unbroken end state decides a later position by inclusion: inside the position it
+    /// cannot break; a position inside the one it was found on starts from it; anything
+    /// else is unknown. Breakers hold on every position inside theirs.
+    #[test]
+    fn memory_answers_only_for_positions_it_covers() {
+        let geo = standard(4).unwrap();
+        clear();
+        open(&geo);
+        let found_on = state(&[0b1111, 0b0110, 0b0011]);
+        let end = state(&[0b0001, 0b0110, 0b0010]).to_vec();
+        remember(&found_on, 0, 1, end, vec![]);
+        assert!(matches!(known(&found_on, 0, 1), Known::Unbroken));
+        // The position lost a digit the end state still holds: start from the state.
+        let smaller = state(&[0b1111, 0b0100, 0b0011]);
+        assert!(matches!(known(&smaller, 0, 1), Known::Inside(..)));
+        // A position the state is not inside of, nor inside the old one: unknown.
+        let other = state(&[0b1111, 0b1000, 0b0011]);
+        assert!(matches!(known(&other, 0, 1), Known::Nothing));
+        assert!(matches!(known(&found_on, 0, 2), Known::Nothing));
+
+        remember_breaker(&found_on, 1, 2);
+        assert!(breaks(&found_on, 1, 2));
+        assert!(breaks(&smaller, 1, 2));
+        assert!(!breaks(&other, 1, 2));
+        forget_breakers();
+        assert!(!breaks(&found_on, 1, 2));
+        assert!(matches!(known(&found_on, 0, 1), Known::Unbroken));
+
+        // Another layout starts over.
+        open(&standard(9).unwrap());
+        assert!(matches!(known(&found_on, 0, 1), Known::Nothing));
+    }
+}
