@@ -12,8 +12,9 @@
 //! removed by several earlier facts), and, when plain nets find nothing, nests one level:
 //! inside a branch, every candidate whose own net ends in a contradiction is removed too.
 //! That costs a net per candidate per branch, so a cheap level comes first: a candidate goes
-//! when what its net is already known to imply clashes with the branch (bit sets).
-//! Nets are bounded (node count per branch, nesting only on request) and come last in the
+//! when what its net is already known to imply clashes with the branch (bit sets). What
+//! nested branches proved on earlier positions of the puzzle is kept (`nest_memory`), since
+//! the hardest grids need them step after step. Nets are bounded (node count per branch, nesting only on request) and come last in the
 //! table, after every cheaper technique.
 //!
 //! Propagation places digits through peers (every house holds distinct digits), finds
@@ -890,9 +891,9 @@ impl<'a> Engine<'a> {
     ///
     /// Every rule is monotone, so if that candidate were true, every fact of its known net
     /// would hold inside the branch too, and one clash is a contradiction. A few word
-    /// operations per candidate instead of a net per candidate: much cheaper than full
-    /// nesting, and it finds part of what full nesting finds (measured: a fifth of the
-    /// nested steps of the hardest honeycombs).
+    /// operations per fact of the branch (rows of [`Known::clashing`]) instead of a net per
+    /// candidate: much cheaper than full nesting, and it finds part of what full nesting
+    /// finds (measured: a fifth of the nested steps of the hardest honeycombs).
     fn nest_known(&self, b: &mut Branch, queue: &mut Vec<Fact>, assume: Fact) {
         let known = self.known.borrow();
         if known.sets.is_empty() {
