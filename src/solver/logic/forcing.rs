@@ -14,8 +14,8 @@
 //! That costs a net per candidate per branch, so a cheap level comes first: a candidate goes
 //! when what its net is already known to imply clashes with the branch (bit sets). What
 //! nested branches proved on earlier positions of the puzzle is kept (`nest_memory`), since
-//! the hardest grids need them step after step. Nets are bounded (node count per branch, nesting only on request) and come last in the
-//! table, after every cheaper technique.
+//! the hardest grids need them step after step. Nets are bounded (node count per branch,
+//! nesting only on request) and come last in the table, after every cheaper technique.
 //!
 //! Propagation places digits through peers (every house holds distinct digits), finds
 //! hidden singles in `Complete` houses, and applies the cheap rule of every run and cage:
@@ -1097,6 +1097,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if is_net(info.id) {
         let mut reach = Vec::new();
         search(&e, info, Mode::Net, sink, &mut reach)?;
+        // A nested branch known to break costs one branch, the searches below hundreds.
+        remembered(&e, info, sink)?;
         search(&e, info, Mode::Known, sink, &mut reach)?;
         search(&e, info, Mode::Nested, sink, &mut reach)
     } else if info.id == "forcing-chain" {
@@ -1104,6 +1106,43 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     } else {
         ControlFlow::Continue(())
     }
+}
+
+/// Nested branches of assumptions that broke on an earlier position this one lies inside
+/// (see [`nest_memory`]): each breaks here too, and its proof is made afresh.
+fn remembered(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let ctx = e.ctx;
+    if e.dense_len == 0 {
+        return ControlFlow::Continue(());
+    }
+    nest_memory::open(ctx.geo);
+    let values: Vec<u8> = (0..ctx.geo.cell_count())
+        .map(|c| ctx.grid.value(c))
+        .collect();
+    let position = state_of(&values, &ctx.cand);
+    for x in candidates(ctx) {
+        if nest_memory::breaks(&position, x.cell, x.digit) {
+            let b = e.branch(fact(x.cell, x.digit, true), Mode::Nested);
+            if let Some((f, _)) = &b.contradiction {
+                sink(broken_step(e, info, x, &b, *f))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The step of assumption `x` whose branch `b` broke at fact `f`: `x` is false.
+fn broken_step(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    x: Candidate,
+    b: &Branch,
+    f: Fact,
+) -> Step {
+    let step = Step::new(info, e.pattern(&[(b, f)]))
+        .eliminate(vec![x])
+        .cells(&[x.cell], Role::Defining);
+    with_links(step, b, f, e)
 }
 
 /// All candidates of the grid, bivalue cells first (their branches are the most telling).
@@ -1173,13 +1212,7 @@ fn search(
         b
     };
     let contradiction = |x: &Candidate, b: &Branch, sink: &mut Sink| match &b.contradiction {
-        Some((f, _)) => {
-            // Contradiction: the assumption is false.
-            let step = Step::new(info, e.pattern(&[(b, *f)]))
-                .eliminate(vec![*x])
-                .cells(&[x.cell], Role::Defining);
-            sink(with_links(step, b, *f, e))
-        }
+        Some((f, _)) => sink(broken_step(e, info, *x, b, *f)),
         None => ControlFlow::Continue(()),
     };
     // Branches of every candidate set true, by index of `all`. A candidate of the known
@@ -1227,12 +1260,6 @@ fn search(
     };
     if keep {
         nest_memory::open(ctx.geo);
-        // Breakers found on an earlier position break here too.
-        for x in all.iter().filter(|x| !is_true(x)) {
-            if nest_memory::breaks(&position, x.cell, x.digit) {
-                contradiction(x, &make(x), sink)?;
-            }
-        }
     }
     let mut tried = 0;
     for (i, x) in all.iter().enumerate() {
