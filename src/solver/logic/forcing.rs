@@ -1258,9 +1258,9 @@ fn search(
         }
         (Some(b), broken)
     };
-    if keep {
-        nest_memory::open(ctx.geo);
-    }
+    // Finding every breaker only pays when later positions will read them: not on a first
+    // hint (a one-off `hint`), only once a walk has left branches behind.
+    let walking = keep && nest_memory::open(ctx.geo);
     let mut tried = 0;
     for (i, x) in all.iter().enumerate() {
         index[x.cell * 32 + usize::from(x.digit)] = i;
@@ -1270,7 +1270,7 @@ fn search(
         }
         let b = if mode == Mode::Nested {
             let (b, broken) = nested(x, true);
-            if broken && keep && tried >= SCAN_AFTER {
+            if broken && walking && tried >= SCAN_AFTER {
                 // Breakers are rare here: find the others now, for the next positions.
                 for y in all[i + 1..].iter().filter(|y| !is_true(y)) {
                     if let (_, true) = nested(y, false) {

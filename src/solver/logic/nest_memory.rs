@@ -55,8 +55,10 @@ pub enum Known {
     Inside(State, Vec<(usize, u128)>),
 }
 
-/// Readies the memory for a search on layout `geo` (another layout starts over).
-pub fn open(geo: &Geometry) {
+/// Readies the memory for a search on layout `geo` (another layout starts over); whether
+/// it already held branches of that layout (a walk in progress, which later positions of
+/// will read what this search finds).
+pub fn open(geo: &Geometry) -> bool {
     MEMORY.with(|m| {
         let mut m = m.borrow_mut();
         if m.geo.as_ref() != Some(geo) || m.unbroken.len() + m.breakers.len() >= CAP {
@@ -65,6 +67,7 @@ pub fn open(geo: &Geometry) {
                 ..Memory::default()
             };
         }
+        !m.unbroken.is_empty()
     })
 }
 
