@@ -1116,10 +1116,7 @@ fn remembered(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) -> Cont
         return ControlFlow::Continue(());
     }
     nest_memory::open(ctx.geo);
-    let values: Vec<u8> = (0..ctx.geo.cell_count())
-        .map(|c| ctx.grid.value(c))
-        .collect();
-    let position = state_of(&values, &ctx.cand);
+    let position = position_of(ctx);
     for x in candidates(ctx) {
         if nest_memory::breaks(&position, x.cell, x.digit) {
             let b = e.branch(fact(x.cell, x.digit, true), Mode::Nested);
@@ -1224,8 +1221,7 @@ fn search(
     let mut index = vec![usize::MAX; n * 32];
     // Only where nets never hit the fact limit (a cut-off branch is not a closed state).
     let keep = mode == Mode::Nested && e.dense_len > 0;
-    let values: Vec<u8> = (0..n).map(|c| ctx.grid.value(c)).collect();
-    let position = std::rc::Rc::new(state_of(&values, &ctx.cand));
+    let position = std::rc::Rc::new(position_of(ctx));
     let is_true = |x: &Candidate| ctx.solution.is_some_and(|s| s[x.cell] == x.digit);
     // The nested branch of `x` when it has to be made, and whether it breaks. A branch
     // started from a remembered state has no proof of its own: when it breaks, a fresh one
@@ -1394,6 +1390,14 @@ fn state_of(value: &[u8], cand: &[Digits]) -> nest_memory::State {
         .zip(cand)
         .map(|(&v, &m)| if v == 0 { m } else { Digits::single(v) })
         .collect()
+}
+
+/// The position searched, in the memory's terms (see [`state_of`]).
+fn position_of(ctx: &Ctx) -> nest_memory::State {
+    let values: Vec<u8> = (0..ctx.geo.cell_count())
+        .map(|c| ctx.grid.value(c))
+        .collect();
+    state_of(&values, &ctx.cand)
 }
 
 /// How close branch `b` came to breaking: its empty cells per candidate left, a bivalue
