@@ -196,6 +196,11 @@ impl Known {
     /// Fills `by` from `sets`.
     fn transpose(&mut self) {
         let w = self.words;
+        // No known nets (none were set up, e.g. a 16x16 start over the dense limit).
+        if w == 0 {
+            self.by.clear();
+            return;
+        }
         self.by.clear();
         self.by.resize(self.sets.len(), 0);
         for (row, chunk) in self.sets.chunks(w).enumerate() {
