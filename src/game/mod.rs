@@ -173,7 +173,7 @@ impl Game {
         self.record(cursor);
         self.set_value(cell, digit, auto_remove);
         if self.solution.as_ref().is_some_and(|s| s[cell] != digit) {
-            self.mistakes += 1;
+            self.mistakes = self.mistakes.saturating_add(1);
         }
         self.refresh_solved();
         Ok(())
@@ -279,7 +279,7 @@ impl Game {
             return Err(MoveError::Range);
         }
         self.record(cursor);
-        self.hints_used += 1;
+        self.hints_used = self.hints_used.saturating_add(1);
         // Eliminations need pencil marks to act on: pencil in every candidate first when
         // the player has not (the same undoable move).
         let all_marked = (0..n).all(|c| self.values[c] != 0 || !self.marks[c].is_empty());

@@ -39,16 +39,94 @@ pub fn game_path(state: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
-/// reader (or a crash) sees the old file or the new one, never half of one.
+/// reader (or a crash) sees the old file or the new one, never half of one. The file is
+/// fsynced before the rename and the folder after it, so a power cut keeps one of the two;
+/// on any failure the temporary file is removed and the old file is left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&temp_prefix(path))
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // The rename is only durable once the folder is written too.
+    std::fs::File::open(dir)?.sync_all()
+}
+
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Temporary files for `path` are `.<name>.<random>.tmp` beside it.
+fn temp_prefix(path: &Path) -> String {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("save");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    format!(".{name}.")
+}
+
+/// Removes temporary files a killed writer left beside `path`. Only the holder of the
+/// folder's lock calls this (another instance may be writing one right now otherwise).
+pub fn remove_stale_temps(path: &Path) {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let prefix = temp_prefix(path);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The lock file of a state folder.
+pub fn lock_path(state: &Path) -> PathBuf {
+    state.join("game.lock")
+}
+
+/// An advisory lock on a state folder (flock on `game.lock`, which records the holder's
+/// pid); held until dropped. Two players on one folder would overwrite each other's save.
+#[derive(Debug)]
+pub struct StateLock {
+    _file: std::fs::File,
+}
+
+/// Who holds a state folder.
+#[derive(Debug)]
+pub enum Locked {
+    Mine(StateLock),
+    /// Another process holds it: its pid, when the lock file says.
+    Theirs(Option<u32>),
+}
+
+/// Takes the folder's lock without waiting.
+pub fn lock_state(state: &Path) -> std::io::Result<Locked> {
+    use std::io::{Read, Seek, Write};
+    std::fs::create_dir_all(state)?;
+    let path = lock_path(state);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0)?;
+            file.seek(std::io::SeekFrom::Start(0))?;
+            writeln!(file, "{}", std::process::id())?;
+            Ok(Locked::Mine(StateLock { _file: file }))
+        }
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut text = String::new();
+            let _ = file.read_to_string(&mut text);
+            Ok(Locked::Theirs(text.trim().parse().ok()))
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -193,8 +271,24 @@ pub enum Loaded {
     },
 }
 
+/// Reads a save file's bytes as a game; the error says why it cannot be used.
+pub fn parse_save(bytes: &[u8]) -> Result<(Game, Cell, bool), String> {
+    serde_json::from_slice::<SaveFile>(bytes)
+        .map_err(|e| e.to_string())
+        .and_then(SaveFile::into_game)
+}
+
 /// Reads the save at `path`; a corrupt one is renamed to `game.json.corrupt-<secs>`.
 pub fn load(path: &Path) -> Loaded {
+    load_with(path, true)
+}
+
+/// Reads the save at `path`, leaving a corrupt one where it is (a read-only player).
+pub fn load_read_only(path: &Path) -> Loaded {
+    load_with(path, false)
+}
+
+fn load_with(path: &Path, move_corrupt: bool) -> Loaded {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Loaded::Nothing,
@@ -204,36 +298,39 @@ pub fn load(path: &Path) -> Loaded {
             }
         }
     };
-    let parsed = serde_json::from_slice::<SaveFile>(&bytes)
-        .map_err(|e| e.to_string())
-        .and_then(SaveFile::into_game);
-    match parsed {
+    match parse_save(&bytes) {
         Ok(g) => Loaded::Game(Box::new(g)),
-        Err(reason) => {
-            let secs = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("game.json");
-            let mut aside = path.with_file_name(format!("{name}.corrupt-{secs}"));
-            let mut k = 1;
-            while aside.exists() {
-                aside = path.with_file_name(format!("{name}.corrupt-{secs}-{k}"));
-                k += 1;
-            }
-            match std::fs::rename(path, &aside) {
-                Ok(()) => Loaded::Corrupt {
-                    reason,
-                    moved_to: aside,
-                },
-                Err(e) => Loaded::Unreadable {
-                    reason: format!("{reason}; could not move it aside: {e}"),
-                },
-            }
-        }
+        Err(reason) if !move_corrupt => Loaded::Unreadable { reason },
+        Err(reason) => match move_aside(path) {
+            Ok(aside) => Loaded::Corrupt {
+                reason,
+                moved_to: aside,
+            },
+            Err(e) => Loaded::Unreadable {
+                reason: format!("{reason}; could not move it aside: {e}"),
+            },
+        },
     }
+}
+
+/// Renames a file that cannot be read to `<name>.corrupt-<secs>` (never over another one),
+/// so the next write does not destroy what may still be recovered by hand.
+pub fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("game.json");
+    let mut aside = path.with_file_name(format!("{name}.corrupt-{secs}"));
+    let mut k = 1;
+    while aside.exists() {
+        aside = path.with_file_name(format!("{name}.corrupt-{secs}-{k}"));
+        k += 1;
+    }
+    std::fs::rename(path, &aside)?;
+    Ok(aside)
 }
 
 /// Saves a game atomically.
@@ -283,5 +380,143 @@ mod tests {
         };
         assert!(!path.exists());
         assert_eq!(std::fs::read(&moved_to).unwrap(), b"{ not json");
+    }
+
+    #[test]
+    fn counters_saturate_instead_of_wrapping() {
+        let g = Game::new(builtin::puzzle(Variant::Standard));
+        let cell = (0..g.values().len()).find(|&c| !g.is_given(c)).unwrap();
+        let mut file = SaveFile::from_game(&g, cell, false);
+        file.mistakes = u32::MAX;
+        file.hints_used = u32::MAX;
+        file.elapsed_ms = u64::MAX;
+        let (mut back, _, _) = parse_save(file.to_json().unwrap().as_bytes()).unwrap();
+        let wrong = (1..=9)
+            .find(|&d| Some(d) != g.solution().map(|s| s[cell]))
+            .unwrap();
+        back.place(cell, wrong, true, cell).unwrap();
+        assert_eq!(back.mistakes, u32::MAX);
+        assert_eq!(back.elapsed_ms, u64::MAX);
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        write_atomic(&path, b"old").unwrap();
+        // A folder where the file should be: the rename fails after the temporary exists.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir_all(blocked.join("inside")).unwrap();
+        assert!(write_atomic(&blocked, b"new").is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+        // One a kill left behind is removed at the next start.
+        std::fs::write(dir.path().join(".game.json.abc123.tmp"), b"half").unwrap();
+        remove_stale_temps(&path);
+        assert!(!dir.path().join(".game.json.abc123.tmp").exists());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    }
+
+    #[test]
+    fn a_second_lock_names_the_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let Locked::Mine(first) = lock_state(dir.path()).unwrap() else {
+            panic!("the first lock is ours")
+        };
+        match lock_state(dir.path()).unwrap() {
+            Locked::Theirs(pid) => assert_eq!(pid, Some(std::process::id())),
+            Locked::Mine(_) => panic!("locked twice"),
+        }
+        drop(first);
+        assert!(matches!(lock_state(dir.path()).unwrap(), Locked::Mine(_)));
+    }
+
+    /// Proptest cases: `TERMDOKU_PROPTEST_CASES`, else `default`.
+    fn cases(default: u32) -> proptest::test_runner::Config {
+        let n = std::env::var("TERMDOKU_PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default);
+        proptest::test_runner::Config {
+            cases: n,
+            failure_persistence: None,
+            ..Default::default()
+        }
+    }
+
+    /// A save with moves, marks and history, as bytes.
+    fn valid_save() -> Vec<u8> {
+        let mut g = Game::new(builtin::puzzle(Variant::Killer));
+        let free: Vec<usize> = (0..g.values().len()).filter(|&c| !g.is_given(c)).collect();
+        g.toggle_mark(free[0], 2, free[0]).unwrap();
+        g.place(free[1], 3, true, free[1]).unwrap();
+        g.place(free[2], 4, true, free[2]).unwrap();
+        g.undo(free[2]);
+        SaveFile::from_game(&g, free[1], true)
+            .to_json()
+            .unwrap()
+            .into_bytes()
+    }
+
+    fn check(bytes: &[u8]) {
+        if let Ok((g, cursor, _)) = parse_save(bytes) {
+            let n = g.geometry().cell_count();
+            assert_eq!(g.values().len(), n);
+            assert!(cursor < n);
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(cases(2000))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            prop_assert!(parse_save(&bytes).is_err());
+        }
+
+        #[test]
+        fn mutated_saves_never_panic(
+            flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+            cut in any::<Option<prop::sample::Index>>(),
+        ) {
+            let mut bytes = valid_save();
+            for (at, b) in flips {
+                let i = at.index(bytes.len());
+                bytes[i] = b;
+            }
+            if let Some(at) = cut {
+                bytes.truncate(at.index(bytes.len()));
+            }
+            check(&bytes);
+        }
+
+        #[test]
+        fn odd_field_values_are_refused_or_clamped(
+            field in prop::sample::select(vec![
+                "version", "values", "marks", "cursor", "pencil", "elapsed_ms", "mistakes",
+                "hints_used", "undo", "redo", "puzzle",
+            ]),
+            value in prop_oneof![
+                Just(serde_json::json!(u64::MAX)),
+                Just(serde_json::json!(-1)),
+                Just(serde_json::json!(1e300)),
+                Just(serde_json::json!("")),
+                Just(serde_json::json!("9".repeat(81))),
+                Just(serde_json::json!([65535, 65535])),
+                Just(serde_json::json!([{ "values": "", "marks": [], "cursor": 0 }])),
+                Just(serde_json::json!(null)),
+                any::<u16>().prop_map(|v| serde_json::json!(vec![v; 81])),
+            ],
+        ) {
+            let mut v: serde_json::Value = serde_json::from_slice(&valid_save()).unwrap();
+            v[field] = value;
+            check(&serde_json::to_vec(&v).unwrap());
+        }
     }
 }

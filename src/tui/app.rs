@@ -86,6 +86,11 @@ pub struct App {
     /// Changed since the last save.
     pub dirty: bool,
     pub records: Vec<Record>,
+    /// Quitting with moves the disk refused: the player chooses between a retry (`r`) and
+    /// quitting anyway (`q` or a quit key); `esc` plays on.
+    pub quit_prompt: bool,
+    /// The player asked for the save to be tried again.
+    pub retry_save: bool,
     seed: u64,
     /// A hint being worked out on another thread: a forcing net on a hard honeycomb or
     /// killer position can take seconds, and the board must not freeze meanwhile.
@@ -99,19 +104,28 @@ pub struct App {
 /// The board a hint was asked for, and where its answer will arrive.
 struct PendingHint {
     grid: crate::puzzle::Grid,
-    answer: std::sync::mpsc::Receiver<Option<Hint>>,
+    answer: std::sync::mpsc::Receiver<HintAnswer>,
 }
+
+/// What the hint thread answers: the hint (none when there is none), or why it failed.
+type HintAnswer = Result<Option<Hint>, String>;
 
 /// A request to the hint thread: the board, its solution, and where the answer goes.
 type HintRequest = (
     crate::puzzle::Grid,
     Option<Vec<u8>>,
-    std::sync::mpsc::Sender<Option<Hint>>,
+    std::sync::mpsc::Sender<HintAnswer>,
 );
+
+/// Makes the next hint search panic, so tests can see the player survive one.
+#[cfg(test)]
+static PANIC_NEXT_HINT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// One long-lived thread works out every hint of a session, so that what its searches
 /// remember from earlier positions (the nested nets of a hard puzzle) speeds up the next
-/// hints. Started on first use, and again if it ever stopped.
+/// hints. Started on first use, and again if it ever stopped. A search that panics is
+/// caught: the player hears that the hint failed, and the thread (whose memory may be
+/// half-updated) ends, to be started afresh by the next request.
 #[derive(Default)]
 struct Hinter {
     requests: Option<std::sync::mpsc::Sender<HintRequest>>,
@@ -122,7 +136,7 @@ impl Hinter {
         &mut self,
         grid: crate::puzzle::Grid,
         solution: Option<Vec<u8>>,
-    ) -> std::sync::mpsc::Receiver<Option<Hint>> {
+    ) -> std::sync::mpsc::Receiver<HintAnswer> {
         let (send, answer) = std::sync::mpsc::channel();
         let mut request = (grid, solution, send);
         if let Some(requests) = &self.requests {
@@ -132,17 +146,44 @@ impl Hinter {
             }
         }
         let (requests, inbox) = std::sync::mpsc::channel::<HintRequest>();
-        std::thread::spawn(move || {
-            for (board, solution, send) in inbox {
-                // The player may have quit or moved on: a closed channel is fine.
-                let _ = send.send(hints::next_hint(&board, solution.as_deref()));
-            }
-        });
+        let spawned = std::thread::Builder::new()
+            .name("termdoku-hint".into())
+            .spawn(move || {
+                for (board, solution, send) in inbox {
+                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        #[cfg(test)]
+                        if PANIC_NEXT_HINT.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                            panic!("a hint search panicked (test)");
+                        }
+                        hints::next_hint(&board, solution.as_deref())
+                    }));
+                    let failed = found.is_err();
+                    // The player may have quit or moved on: a closed channel is fine.
+                    let _ = send.send(found.map_err(|p| panic_text(p.as_ref())));
+                    if failed {
+                        return;
+                    }
+                }
+            });
+        if spawned.is_err() {
+            let (send, answer) = std::sync::mpsc::channel();
+            let _ = send.send(Err("no thread could be started".into()));
+            return answer;
+        }
         // A fresh thread's inbox is open: the request cannot come back.
         let _ = requests.send(request);
         self.requests = Some(requests);
         answer
     }
+}
+
+/// The message of a caught panic.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "internal error".into())
 }
 
 impl App {
@@ -177,6 +218,8 @@ impl App {
             quit: false,
             dirty: false,
             records: Vec::new(),
+            quit_prompt: false,
+            retry_save: false,
             seed: 0x2545_F491_4F6C_DD1D,
             pending: None,
             hint_wait_ms: 150,
@@ -223,7 +266,12 @@ impl App {
 
     /// Handles a key press: looks up its command and runs it.
     pub fn handle_key(&mut self, key: Key) {
-        match self.keymap.lookup(key, self.max_digit()) {
+        let cmd = self.keymap.lookup(key, self.max_digit());
+        if self.quit_prompt {
+            self.answer_quit_prompt(key, cmd);
+            return;
+        }
+        match cmd {
             Some(cmd) => self.update(cmd),
             None => {
                 if self.screen == Screen::Play {
@@ -233,6 +281,22 @@ impl App {
                     );
                 }
             }
+        }
+    }
+
+    fn answer_quit_prompt(&mut self, key: Key, cmd: Option<Command>) {
+        match (key, cmd) {
+            (Key::Char('r' | 'R'), _) => {
+                self.quit_prompt = false;
+                self.retry_save = true;
+                self.quit = true;
+            }
+            (Key::Char('q' | 'Q'), _) | (_, Some(Command::Quit)) => self.quit = true,
+            (Key::Esc, _) | (_, Some(Command::Cancel)) => {
+                self.quit_prompt = false;
+                self.message = None;
+            }
+            _ => {}
         }
     }
 
@@ -258,7 +322,7 @@ impl App {
     /// Adds playing time; the clock runs only on the play screen, unpaused and unsolved.
     pub fn tick(&mut self, ms: u64) {
         if self.screen == Screen::Play && !self.game.paused && !self.game.solved {
-            self.game.elapsed_ms += ms;
+            self.game.elapsed_ms = self.game.elapsed_ms.saturating_add(ms);
         }
     }
 
@@ -601,7 +665,8 @@ impl App {
         let answer = self.hinter.ask(grid.clone(), solution);
         let wait = std::time::Duration::from_millis(self.hint_wait_ms);
         match answer.recv_timeout(wait) {
-            Ok(hint) => self.show_hint(hint),
+            Ok(Ok(hint)) => self.show_hint(hint),
+            Ok(Err(why)) => self.hint_failed(&why),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 self.pending = Some(PendingHint { grid, answer });
                 self.say(
@@ -623,7 +688,12 @@ impl App {
             return false;
         };
         let hint = match p.answer.try_recv() {
-            Ok(hint) => hint,
+            Ok(Ok(hint)) => hint,
+            Ok(Err(why)) => {
+                self.pending = None;
+                self.hint_failed(&why);
+                return true;
+            }
             Err(std::sync::mpsc::TryRecvError::Empty) => return false,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                 self.pending = None;
@@ -646,6 +716,13 @@ impl App {
     /// Whether a hint is being worked out in the background.
     pub fn hint_pending(&self) -> bool {
         self.pending.is_some()
+    }
+
+    fn hint_failed(&mut self, why: &str) {
+        self.say(
+            Tone::Warning,
+            format!("The hint failed ({why}); play on, and ask again for another try."),
+        );
     }
 
     fn show_hint(&mut self, hint: Option<Hint>) {
@@ -703,5 +780,51 @@ impl App {
         };
         self.checked = wrong.into_iter().chain(bad_marks).collect();
         self.say(tone, text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::builtin;
+
+    #[test]
+    fn a_panicking_hint_search_is_reported_and_the_next_hint_works() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        PANIC_NEXT_HINT.store(true, std::sync::atomic::Ordering::SeqCst);
+        app.press("H");
+        let said = app.message.clone().expect("a message");
+        assert_eq!(said.tone, Tone::Warning);
+        assert!(said.text.starts_with("The hint failed"), "{}", said.text);
+        assert!(app.hint.is_none());
+        // A fresh hint thread answers the next request.
+        app.press("H");
+        assert!(app.hint.is_some(), "{:?}", app.message);
+    }
+
+    #[test]
+    fn the_clock_saturates_instead_of_wrapping() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        app.game.elapsed_ms = u64::MAX - 5;
+        app.tick(1000);
+        assert_eq!(app.game.elapsed_ms, u64::MAX);
+    }
+
+    #[test]
+    fn quitting_with_unsaved_moves_offers_retry_or_quit_anyway() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        app.quit_prompt = true;
+        app.press("l");
+        assert!(!app.quit, "other keys wait for an answer");
+        app.press("r");
+        assert!(app.quit && app.retry_save && !app.quit_prompt);
+        app.quit = false;
+        app.retry_save = false;
+        app.quit_prompt = true;
+        app.press("q");
+        assert!(app.quit && app.quit_prompt && !app.retry_save);
+        app.quit = false;
+        app.press("<esc>");
+        assert!(!app.quit && !app.quit_prompt);
     }
 }

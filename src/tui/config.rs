@@ -250,27 +250,114 @@ pub enum ConfigError {
 }
 
 /// Parses a configuration text; `file` names it in errors, which give the line and column
-/// and quote the line (so the key is named).
+/// and quote the line (so the key is named). The keys are checked too: no key bound twice,
+/// and quit and help keep a key each (the help screen and the way out need them).
 pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
-    toml::from_str::<Config>(text).map_err(|e| {
-        let offset = e.span().map_or(0, |s| s.start).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let start = before.rfind('\n').map_or(0, |p| p + 1);
-        let col = before[start..].chars().count() + 1;
-        let source = text[start..].lines().next().unwrap_or("").trim();
-        ConfigError::Parse {
-            file: file.to_string(),
-            line,
-            col,
-            message: e.message().trim().to_string(),
-            context: if source.is_empty() {
-                String::new()
-            } else {
-                format!(" (in `{source}`)")
-            },
+    let config = toml::from_str::<Config>(text).map_err(|e| {
+        let offset = e.span().map_or(0, |s| s.start);
+        error_at(text, file, offset, e.message().trim())
+    })?;
+    check_keys(&config, text, file)?;
+    Ok(config)
+}
+
+/// An error at byte `offset` of `text`.
+fn error_at(text: &str, file: &str, offset: usize, message: &str) -> ConfigError {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |p| p + 1);
+    let col = before[start..].chars().count() + 1;
+    let source = text[start..].lines().next().unwrap_or("").trim();
+    ConfigError::Parse {
+        file: file.to_string(),
+        line,
+        col,
+        message: message.to_string(),
+        context: if source.is_empty() {
+            String::new()
+        } else {
+            format!(" (in `{source}`)")
+        },
+    }
+}
+
+/// Where `name = ...` is set in the `[keys]` table (or as `keys.name`), as a byte offset.
+fn key_offset(text: &str, name: &str) -> Option<usize> {
+    let mut table = String::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(rest) = trimmed.strip_prefix('[') {
+            table = rest.split(']').next().unwrap_or("").trim().to_string();
+            continue;
         }
-    })
+        let key = if table == "keys" {
+            Some(trimmed)
+        } else if table.is_empty() {
+            trimmed.strip_prefix("keys.")
+        } else {
+            None
+        };
+        let Some(rest) = key.and_then(|k| k.strip_prefix(name)) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches(['"', '\'']);
+        if rest.trim_start().starts_with('=') {
+            return Some(here + indent);
+        }
+    }
+    None
+}
+
+fn check_keys(config: &Config, text: &str, file: &str) -> Result<(), ConfigError> {
+    let at = |name: &str, message: String| {
+        let offset = key_offset(text, name)
+            .or_else(|| text.find("[keys]"))
+            .unwrap_or(0);
+        error_at(text, file, offset, &message)
+    };
+    let keymap = super::keys::Keymap::new(config).map_err(|e| at(e.second, e.to_string()))?;
+    let defaults = Keys::default();
+    for needed in [Command::Quit, Command::Help] {
+        if !keymap.keys_of(needed).is_empty() {
+            continue;
+        }
+        let name = needed.name();
+        // Blame the line that took the last key away, else the command's own line.
+        let own = config.keys.get(needed) != defaults.get(needed);
+        let taker = Command::ALL.iter().copied().find(|&c| {
+            c != needed
+                && config.keys.get(c) != defaults.get(c)
+                && defaults
+                    .get(needed)
+                    .0
+                    .iter()
+                    .any(|k| config.keys.get(c).0.contains(k))
+        });
+        return Err(match taker.filter(|_| !own) {
+            Some(t) => at(
+                t.name(),
+                format!(
+                    "`{}` takes the last key of `{name}`, which needs one",
+                    t.name()
+                ),
+            ),
+            None => at(
+                name,
+                format!(
+                    "`{name}` needs at least one key (the help screen and the way out depend on it)"
+                ),
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The user's file: `config.toml` in the config folder.
@@ -285,8 +372,15 @@ pub fn load(dir: Option<&Path>) -> Result<Config, ConfigError> {
     };
     let path = user_config_path(dir);
     let name = path.display().to_string();
-    match std::fs::read_to_string(&path) {
-        Ok(text) => parse(&text, &name),
+    match std::fs::read(&path) {
+        Ok(bytes) => match std::str::from_utf8(&bytes) {
+            Ok(text) => parse(text, &name),
+            Err(e) => {
+                // Position the error in the part that is valid text.
+                let good = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned();
+                Err(error_at(&good, &name, good.len(), "invalid UTF-8"))
+            }
+        },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
         Err(e) => Err(ConfigError::Other {
             file: name,
@@ -350,6 +444,109 @@ mod tests {
             let e = parse(text, "u.toml").unwrap_err().to_string();
             assert!(e.starts_with(at), "{text:?}: {e}");
             assert!(e.contains(key), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn keys_that_lock_the_user_in_or_never_fire_are_errors_with_their_line() {
+        let cases = [
+            ("[keys]\nundo = \"u\"\nquit = []\n", "u.toml:3:1:", "quit"),
+            ("[keys]\n\nhelp = []\n", "u.toml:3:1:", "help"),
+            (
+                "[keys]\nhint = [\"q\", \"ctrl-c\"]\n",
+                "u.toml:2:1:",
+                "last key of `quit`",
+            ),
+            ("[keys]\nredo = \"ctrl-m\"\n", "u.toml:2:", "enter"),
+            ("[keys]\nredo = [\"ctrl-1\"]\n", "u.toml:2:", "ctrl-1"),
+            (
+                "[display]\nborders = \"ascii\"\n[keys]\nhint = \"z\"\nundo = \"z\"\n",
+                "u.toml:4:1:",
+                "`z` is bound to both",
+            ),
+        ];
+        for (text, at, what) in cases {
+            let e = parse(text, "u.toml").unwrap_err().to_string();
+            assert!(e.starts_with(at), "{text:?}: {e}");
+            assert!(e.contains(what), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_names_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = user_config_path(dir.path());
+        std::fs::write(&path, b"[display]\nborders = \"asc\xffii\"\n").unwrap();
+        let e = load(Some(dir.path())).unwrap_err().to_string();
+        assert!(e.contains("config.toml:2:15: invalid UTF-8"), "{e}");
+    }
+
+    use proptest::prelude::*;
+
+    fn cases(default: u32) -> proptest::test_runner::Config {
+        let n = std::env::var("TERMDOKU_PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default);
+        proptest::test_runner::Config {
+            cases: n,
+            failure_persistence: None,
+            ..Default::default()
+        }
+    }
+
+    /// Errors point into the file: a line that exists, and a column on it.
+    fn points_into(text: &str, e: &ConfigError) {
+        if let ConfigError::Parse { line, col, .. } = e {
+            let lines: Vec<&str> = text.split('\n').collect();
+            assert!(*line >= 1 && *line <= lines.len(), "{e}");
+            assert!(*col >= 1 && *col <= lines[line - 1].chars().count() + 1, "{e}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(cases(2000))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+            if let Err(e) = parse(&text, "u.toml") {
+                points_into(&text, &e);
+            }
+        }
+
+        #[test]
+        fn mutated_configs_never_panic(
+            flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<char>()), 1..5),
+        ) {
+            let mut chars: Vec<char> = DEFAULT_CONFIG.chars().collect();
+            for (at, c) in flips {
+                let i = at.index(chars.len());
+                chars[i] = c;
+            }
+            let text: String = chars.into_iter().collect();
+            if let Err(e) = parse(&text, "u.toml") {
+                points_into(&text, &e);
+            }
+        }
+
+        #[test]
+        fn any_key_list_is_taken_or_refused_with_its_line(
+            name in prop::sample::select(Command::ALL.to_vec()),
+            keys in proptest::collection::vec("[a-zA-Z0-9?!-]{0,8}|ctrl-.|f[0-9]{1,2}", 0..4),
+        ) {
+            let list: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+            let text = format!("[game]\nshow-conflicts = true\n[keys]\n{} = [{}]\n", name.name(), list.join(", "));
+            match parse(&text, "u.toml") {
+                Ok(c) => {
+                    let km = super::super::keys::Keymap::new(&c).unwrap();
+                    prop_assert!(!km.keys_of(Command::Quit).is_empty());
+                    prop_assert!(!km.keys_of(Command::Help).is_empty());
+                }
+                Err(e) => {
+                    let e = e.to_string();
+                    prop_assert!(e.starts_with("u.toml:4:"), "{}", e);
+                }
+            }
         }
     }
 }

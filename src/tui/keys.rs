@@ -45,15 +45,20 @@ const NAMED: &[(&str, Key)] = &[
     ("space", Key::Char(' ')),
 ];
 
-/// Why a key name was not understood.
+/// Why a key name cannot be bound.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown key `{0}` (expected one character, a name such as up, enter, esc, space, delete, f1, or ctrl- and a letter)")]
-pub struct KeyError(pub String);
+pub enum KeyError {
+    #[error("unknown key `{0}` (expected one character, a name such as up, enter, esc, space, delete, f1, or ctrl- and a letter)")]
+    Unknown(String),
+    /// A key the terminal never reports as itself: what it sends instead.
+    #[error("`{0}` cannot be bound: terminals send it as {1}")]
+    Unbindable(String, &'static str),
+}
 
 impl FromStr for Key {
     type Err = KeyError;
     fn from_str(s: &str) -> Result<Key, KeyError> {
-        let err = || KeyError(s.to_string());
+        let err = || KeyError::Unknown(s.to_string());
         let mut chars = s.chars();
         if let (Some(c), None) = (chars.next(), chars.next()) {
             return if c.is_control() {
@@ -69,7 +74,14 @@ impl FromStr for Key {
         if let Some(rest) = lower.strip_prefix("ctrl-") {
             let mut cs = rest.chars();
             return match (cs.next(), cs.next()) {
-                (Some(c), None) if c.is_ascii_alphanumeric() => Ok(Key::Ctrl(c)),
+                // Terminals send ctrl-m as enter and ctrl-i as tab: bound, they never fire.
+                (Some('m'), None) => Err(KeyError::Unbindable(s.to_string(), "enter")),
+                (Some('i'), None) => Err(KeyError::Unbindable(s.to_string(), "tab")),
+                (Some(c), None) if c.is_ascii_lowercase() => Ok(Key::Ctrl(c)),
+                (Some(c), None) if c.is_ascii_digit() => Err(KeyError::Unbindable(
+                    s.to_string(),
+                    "a digit or nothing at all",
+                )),
                 _ => Err(err()),
             };
         }
@@ -231,6 +243,15 @@ mod tests {
         }
         assert!("ctrl-".parse::<Key>().is_err());
         assert!("upp".parse::<Key>().is_err());
+        for never_fires in ["ctrl-m", "ctrl-i", "ctrl-1", "CTRL-M"] {
+            assert!(
+                matches!(
+                    never_fires.parse::<Key>(),
+                    Err(KeyError::Unbindable(..))
+                ),
+                "{never_fires}"
+            );
+        }
     }
 
     #[test]

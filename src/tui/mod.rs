@@ -6,22 +6,24 @@ pub mod config;
 pub mod keys;
 pub mod theme;
 pub mod view;
+pub mod writer;
 
-use crate::game::save::{self, Loaded};
+use crate::game::save::{self, Loaded, Locked, SaveFile, StateLock};
 use crate::game::stats::{stats_path, Stats};
 use crate::game::{builtin, library, Game};
-use crate::puzzle::Variant;
-use app::{App, Record, Tone};
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::{cursor, execute, terminal};
+use crate::puzzle::{Puzzle, Variant};
+use app::{App, Message, Record, Tone};
 use keys::Key;
 use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::Terminal;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use writer::Writer;
 
 /// What `termdoku [play]` was asked for.
 #[derive(Clone, Debug, Default)]
@@ -32,8 +34,11 @@ pub struct PlayArgs {
     pub difficulty: Option<String>,
 }
 
-/// Runs the player; returns the process exit status. Configuration and puzzle errors are
-/// printed before the screen switches to full-screen mode.
+/// Why `play` refuses to start without a terminal.
+pub const NO_TERMINAL: &str = "play needs a terminal (stdin and stdout must be a TTY)";
+
+/// Runs the player; returns the process exit status. Configuration and puzzle errors, and
+/// a missing terminal, are reported before anything is written or the screen switches.
 pub fn play(args: PlayArgs) -> i32 {
     let config_dir = save::config_dir();
     let config = match config::load(config_dir.as_deref()) {
@@ -43,49 +48,106 @@ pub fn play(args: PlayArgs) -> i32 {
             return 2;
         }
     };
-    let state = save::state_dir();
-    let mut save_path = state.as_deref().map(save::game_path);
-    let mut note: Option<(Tone, String)> = None;
-    let mut resumed = None;
-    let fresh = if let Some(arg) = &args.puzzle {
+    let mut fresh = None;
+    if let Some(arg) = &args.puzzle {
         match crate::format::load_puzzle(arg, args.variant.unwrap_or_default()) {
-            Ok(p) => Some(p),
+            Ok(p) => fresh = Some(p),
             Err(e) => {
                 eprintln!("termdoku: {e}");
                 return 2;
             }
         }
-    } else if args.variant.is_some() || args.difficulty.is_some() {
+    }
+    if let Some(clash) = fresh.as_ref().and_then(clash) {
+        eprintln!("termdoku: invalid puzzle: {clash}");
+        return 1;
+    }
+    if !has_terminal() {
+        eprintln!("termdoku: {NO_TERMINAL}");
+        return 2;
+    }
+    let state = save::state_dir();
+    let mut notes: Vec<(Tone, String)> = Vec::new();
+    // Without the folder's lock this player is read-only: it never writes the save or
+    // the stats, which belong to the instance holding the lock.
+    let mut lock: Option<StateLock> = None;
+    let mut banner: Option<String> = None;
+    if let Some(dir) = &state {
+        match save::lock_state(dir) {
+            Ok(Locked::Mine(l)) => lock = Some(l),
+            Ok(Locked::Theirs(pid)) => {
+                let who = pid.map_or("another termdoku".into(), |p| format!("termdoku pid {p}"));
+                banner = Some(format!(
+                    "Read-only: {who} is playing from {}; this game will not be saved.",
+                    dir.display()
+                ));
+            }
+            Err(e) => {
+                banner = Some(format!(
+                    "Read-only: could not lock {} ({e}); this game will not be saved.",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    let game_file = state.as_deref().map(save::game_path);
+    let mut save_path = game_file.clone().filter(|_| lock.is_some());
+    let stats = state
+        .as_deref()
+        .map(stats_path)
+        .filter(|_| lock.is_some());
+    if let Some(p) = &save_path {
+        save::remove_stale_temps(p);
+    }
+    if let Some(p) = &stats {
+        save::remove_stale_temps(p);
+        match Stats::load(p) {
+            Ok((_, Some(aside))) => notes.push((
+                Tone::Warning,
+                format!(
+                    "The stats could not be read; they were kept as {} and start afresh.",
+                    aside.display()
+                ),
+            )),
+            Ok((_, None)) => {}
+            Err(e) => notes.push((Tone::Warning, format!("The stats could not be read: {e}."))),
+        }
+    }
+    let mut resumed = None;
+    if fresh.is_none() && (args.variant.is_some() || args.difficulty.is_some()) {
         let variant = args.variant.unwrap_or_default();
         let difficulty = args.difficulty.as_deref().unwrap_or("any");
         let (p, n) = library::pick(variant, difficulty, seed());
-        note = Some((Tone::Info, format!("New {variant} game: {n}.")));
-        Some(p)
-    } else {
-        match save_path.as_deref().map(save::load) {
-            Some(Loaded::Game(g)) => {
-                resumed = Some(*g);
-                None
-            }
-            Some(Loaded::Corrupt { reason, moved_to }) => {
+        notes.push((Tone::Info, format!("New {variant} game: {n}.")));
+        fresh = Some(p);
+    } else if fresh.is_none() {
+        let loaded = match (&game_file, lock.is_some()) {
+            (Some(p), true) => save::load(p),
+            (Some(p), false) => save::load_read_only(p),
+            (None, _) => Loaded::Nothing,
+        };
+        match loaded {
+            Loaded::Game(g) => resumed = Some(*g),
+            Loaded::Corrupt { reason, moved_to } => {
                 let text = format!(
                     "The saved game could not be read ({reason}); it was kept as {}.",
                     moved_to.display()
                 );
                 eprintln!("termdoku: {text}");
-                note = Some((Tone::Warning, text));
-                Some(builtin::puzzle(Variant::Standard))
+                notes.push((Tone::Warning, text));
             }
-            Some(Loaded::Unreadable { reason }) => {
+            Loaded::Unreadable { reason } => {
                 let text = format!("The saved game could not be read ({reason}); it is left alone and this game will not be saved.");
                 eprintln!("termdoku: {text}");
-                note = Some((Tone::Warning, text));
+                notes.push((Tone::Warning, text));
                 save_path = None;
-                Some(builtin::puzzle(Variant::Standard))
             }
-            Some(Loaded::Nothing) | None => Some(builtin::puzzle(Variant::Standard)),
+            Loaded::Nothing => {}
         }
-    };
+        if resumed.is_none() {
+            fresh = Some(builtin::puzzle(Variant::Standard));
+        }
+    }
     let utf8 = theme::locale_is_utf8();
     let no_color = theme::no_color_requested();
     let built = match (fresh, resumed) {
@@ -97,14 +159,16 @@ pub fn play(args: PlayArgs) -> i32 {
             App::new(game, config, utf8, no_color).map(|mut a| {
                 a.cursor = cursor;
                 a.pencil = pencil;
-                a.message = Some(app::Message {
+                a.message = Some(Message {
                     text: "Welcome back: your game was resumed.".into(),
                     tone: Tone::Info,
                 });
                 a
             })
         }
-        (None, None) => unreachable!("either a fresh puzzle or a resumed game"),
+        (None, None) => {
+            App::new(Game::new(builtin::puzzle(Variant::Standard)), config, utf8, no_color)
+        }
     };
     let mut app = match built {
         Ok(a) => a,
@@ -114,17 +178,43 @@ pub fn play(args: PlayArgs) -> i32 {
         }
     };
     app.set_seed(seed());
-    if let Some((tone, text)) = note {
-        app.message = Some(app::Message { text, tone });
+    if let Some((tone, text)) = notes.pop() {
+        app.message = Some(Message { text, tone });
     }
-    let stats = state.as_deref().map(stats_path);
-    match run(&mut app, save_path.as_deref(), stats.as_deref()) {
+    let files = Files {
+        game: save_path,
+        stats,
+        banner,
+    };
+    let status = match run(&mut app, &files) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("termdoku: terminal: {e}");
             1
         }
-    }
+    };
+    drop(lock);
+    status
+}
+
+/// Two givens that break a rule, named for the player.
+fn clash(p: &Puzzle) -> Option<String> {
+    let &(a, b) = p.conflicts().first()?;
+    let g = p.geometry();
+    Some(format!(
+        "the givens clash: {} and {} both hold {}",
+        g.cell_name(a),
+        g.cell_name(b),
+        crate::geometry::digit_char(p.givens[a])
+    ))
+}
+
+/// Standard input and output are terminals, and not a `dumb` one.
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal()
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
 fn seed() -> u64 {
@@ -150,60 +240,194 @@ impl Drop for TerminalGuard {
     }
 }
 
-fn save_now(app: &mut App, path: Option<&std::path::Path>) {
-    if let Some(p) = path {
-        if let Err(e) = save::save(p, &app.game, app.cursor, app.pencil) {
-            app.message = Some(app::Message {
-                text: format!("Could not save to {}: {e}", p.display()),
-                tone: Tone::Warning,
-            });
+/// Installs a panic hook that restores the terminal (with `restore`) and reports the panic
+/// only for a panic of the thread that calls this. Other threads catch their panics (the
+/// hint thread says the hint failed); restoring or printing then would break the game
+/// still on screen.
+fn install_panic_hook(restore: fn()) {
+    let main = std::thread::current().id();
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() == main {
+            restore();
+            previous(info);
         }
-    }
-    app.dirty = false;
+    }));
 }
 
-fn write_records(app: &mut App, path: Option<&std::path::Path>) {
-    if app.records.is_empty() {
-        return;
+/// Where this player writes; `None` for a read-only player (or no state folder).
+pub struct Files {
+    pub game: Option<PathBuf>,
+    pub stats: Option<PathBuf>,
+    /// Shown whenever no other message is (a read-only player says why).
+    pub banner: Option<String>,
+}
+
+/// The player's side of the background writer: what it has asked for, and the warning
+/// it keeps on screen while saves fail.
+struct Saver<'a> {
+    files: &'a Files,
+    writer: Writer,
+    /// The last save asked for.
+    last: u64,
+    warned: bool,
+}
+
+impl Saver<'_> {
+    fn save(&mut self, app: &mut App) {
+        app.dirty = false;
+        let Some(path) = &self.files.game else {
+            return;
+        };
+        let file = SaveFile::from_game(&app.game, app.cursor, app.pencil);
+        let to = path.clone();
+        self.last = self.writer.submit(
+            Some(path.clone()),
+            Box::new(move || {
+                let json = file.to_json().map_err(std::io::Error::other)?;
+                save::write_atomic(&to, json.as_bytes())
+            }),
+        );
     }
-    let Some(path) = path else {
-        app.records.clear();
-        return;
-    };
-    let mut stats = Stats::load(path);
-    for r in app.records.drain(..) {
-        match r {
-            Record::Started => stats.started += 1,
-            Record::Solved {
-                difficulty,
-                ms,
-                assisted,
-            } => {
-                stats.record_solve(difficulty.as_deref(), ms, assisted);
+
+    fn write_records(&mut self, app: &mut App) {
+        if app.records.is_empty() {
+            return;
+        }
+        let records: Vec<Record> = app.records.drain(..).collect();
+        let Some(path) = self.files.stats.clone() else {
+            return;
+        };
+        self.writer.submit(
+            None,
+            Box::new(move || {
+                // A corrupt file is moved aside (the player was told at start).
+                let (mut stats, _) = Stats::load(&path).map_err(std::io::Error::other)?;
+                for r in records {
+                    match r {
+                        Record::Started => stats.started = stats.started.saturating_add(1),
+                        Record::Solved {
+                            difficulty,
+                            ms,
+                            assisted,
+                        } => {
+                            stats.record_solve(difficulty.as_deref(), ms, assisted);
+                        }
+                    }
+                }
+                stats.save(&path)
+            }),
+        );
+    }
+
+    /// Waits for the last save; gives up early when `stop` is raised (a signal must end
+    /// the player within a second whatever the disk does).
+    fn flush(&self, stop: &AtomicBool, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.writer.wait(self.last, Duration::from_millis(50)) {
+                return true;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Why the last save failed, while saves fail.
+    fn failure(&self) -> Option<String> {
+        self.writer.failure(self.files.game.as_ref())
+    }
+
+    /// Keeps the warning (or the read-only banner) in the status line.
+    fn show_status(&mut self, app: &mut App) {
+        match (self.failure(), &self.files.game) {
+            (Some(e), Some(path)) if !app.quit_prompt => {
+                self.warned = true;
+                app.message = Some(Message {
+                    tone: Tone::Warning,
+                    text: format!(
+                        "Not saved: {e}. The last good save is {}; saving is retried on every move.",
+                        path.display()
+                    ),
+                });
+            }
+            (None, _) if self.warned => {
+                self.warned = false;
+                app.message = Some(Message {
+                    tone: Tone::Info,
+                    text: "Saved again.".into(),
+                });
+            }
+            _ => {}
+        }
+        if app.message.is_none() {
+            if let Some(b) = &self.files.banner {
+                app.message = Some(Message {
+                    tone: Tone::Warning,
+                    text: b.clone(),
+                });
             }
         }
     }
-    let _ = stats.save(path);
+
+    /// On a quit key: true when the player may go (everything saved, or the player chose
+    /// to quit anyway); otherwise the player is asked.
+    fn may_quit(&mut self, app: &mut App, stop: &AtomicBool) -> bool {
+        if app.quit_prompt && !app.retry_save {
+            return true;
+        }
+        app.retry_save = false;
+        self.save(app);
+        self.flush(stop, Duration::from_secs(10));
+        let Some(e) = self.failure() else {
+            return true;
+        };
+        let path = self.files.game.as_deref().unwrap_or(Path::new("game.json"));
+        app.quit = false;
+        app.quit_prompt = true;
+        app.message = Some(Message {
+            tone: Tone::Warning,
+            text: format!(
+                "Your last moves are not saved ({e}). r: retry; q: quit anyway (the last good save is {}); esc: play on.",
+                path.display()
+            ),
+        });
+        false
+    }
 }
 
-/// The event loop: draw, wait for a key (or a quarter second for the clock), update, save.
-pub fn run(
-    app: &mut App,
-    save_path: Option<&std::path::Path>,
-    stats: Option<&std::path::Path>,
-) -> std::io::Result<()> {
+/// The event loop with its terminal, saving through a background writer.
+pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
     }
+    let mut saver = Saver {
+        files,
+        writer: Writer::new(),
+        last: 0,
+        warned: false,
+    };
     // Save a new game at once, so a crash before the first key still resumes it.
-    save_now(app, save_path);
-    write_records(app, stats);
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        previous(info);
-    }));
+    saver.save(app);
+    saver.write_records(app);
+    install_panic_hook(restore_terminal);
+    let result = with_terminal(|term| event_loop(app, term, &mut saver, &stop));
+    // Whatever ended the loop (quit, signal, a dead terminal), the game is saved, within
+    // the second a signal allows.
+    if !(app.quit && app.quit_prompt) {
+        saver.save(app);
+    }
+    saver.write_records(app);
+    saver.flush(&AtomicBool::new(false), Duration::from_millis(900));
+    result
+}
+
+fn with_terminal<T>(
+    f: impl FnOnce(&mut Terminal<CrosstermBackend<std::io::Stdout>>) -> std::io::Result<T>,
+) -> std::io::Result<T> {
     terminal::enable_raw_mode()?;
     let _guard = TerminalGuard;
     execute!(
@@ -212,31 +436,30 @@ pub fn run(
         cursor::Hide
     )?;
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
-    let result = event_loop(app, &mut term, save_path, stats, &stop);
-    // Whatever ended the loop (quit, signal, a dead terminal), the game is saved.
-    save_now(app, save_path);
-    write_records(app, stats);
-    result
+    f(&mut term)
 }
 
 fn event_loop(
     app: &mut App,
     term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    save_path: Option<&std::path::Path>,
-    stats: Option<&std::path::Path>,
+    saver: &mut Saver,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
     let mut last = Instant::now();
     let mut redraw = true;
     let mut shown_second = u64::MAX;
     loop {
+        if app.quit && saver.may_quit(app, stop) {
+            return Ok(());
+        }
+        saver.show_status(app);
         let second = app.game.elapsed_ms / 1000;
         if redraw || second != shown_second {
             term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
             shown_second = second;
             redraw = false;
         }
-        if app.quit || stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
         match wait_for_input(250) {
@@ -246,7 +469,12 @@ fn event_loop(
                 // Drain what crossterm has (it may hold several events from one read),
                 // checking for a hang-up before each call.
                 while event::poll(Duration::ZERO)? {
-                    match event::read()? {
+                    let ev = event::read()?;
+                    // The previous keystroke is on disk before this one is handled, so a
+                    // kill loses at most one; a person typing never waits here, as the
+                    // save finished long before the next key.
+                    saver.flush(stop, Duration::from_secs(10));
+                    match ev {
                         Event::Key(k) if k.kind != KeyEventKind::Release => {
                             if let Some(key) = convert(k) {
                                 app.handle_key(key);
@@ -260,11 +488,13 @@ fn event_loop(
                         }
                         _ => {}
                     }
-                    // Every keystroke is saved before the next is looked at.
                     if app.dirty {
-                        save_now(app, save_path);
+                        saver.save(app);
                     }
-                    if app.quit || wait_for_input(0) == Input::HangUp {
+                    if app.quit
+                        || stop.load(Ordering::Relaxed)
+                        || wait_for_input(0) == Input::HangUp
+                    {
                         break;
                     }
                 }
@@ -275,9 +505,9 @@ fn event_loop(
         app.tick(now.duration_since(last).as_millis() as u64);
         last = now;
         if app.dirty {
-            save_now(app, save_path);
+            saver.save(app);
         }
-        write_records(app, stats);
+        saver.write_records(app);
     }
 }
 
@@ -289,23 +519,14 @@ enum Input {
     HangUp,
 }
 
-/// Waits up to `ms` for terminal input with poll(2) on standard input. Crossterm's own
-/// poll spins forever on a hung-up terminal (a read of 0 bytes is retried), so it is only
-/// called once the terminal is known to be alive and readable.
+/// Waits up to `ms` for terminal input with poll(2) on standard input (a terminal: `play`
+/// checks). Crossterm's own poll spins forever on a hung-up terminal (a read of 0 bytes
+/// is retried), so it is only called once the terminal is known to be alive and readable.
 #[cfg(unix)]
 fn wait_for_input(ms: i32) -> Input {
     use std::os::fd::AsRawFd;
     let stdin = std::io::stdin();
     let fd = stdin.as_raw_fd();
-    // SAFETY: isatty and poll only read the descriptor number and the pollfd we own.
-    if unsafe { libc::isatty(fd) } != 1 {
-        // Crossterm reads /dev/tty then; let it wait.
-        return match event::poll(Duration::from_millis(ms.max(0) as u64)) {
-            Ok(true) => Input::Ready,
-            Ok(false) => Input::Idle,
-            Err(_) => Input::HangUp,
-        };
-    }
     let mut pfd = libc::pollfd {
         fd,
         events: libc::POLLIN,
@@ -367,4 +588,42 @@ fn convert(k: KeyEvent) -> Option<Key> {
 /// The puzzles folder list, re-exported for the command line.
 pub fn puzzle_dirs() -> Vec<PathBuf> {
     library::puzzle_dirs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    static RESTORED: AtomicUsize = AtomicUsize::new(0);
+
+    fn count_restore() {
+        RESTORED.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn only_a_panic_of_the_main_thread_restores_the_terminal() {
+        install_panic_hook(count_restore);
+        let other = std::thread::spawn(|| panic!("off the main thread")).join();
+        assert!(other.is_err());
+        assert_eq!(RESTORED.load(Ordering::SeqCst), 0, "another thread's panic");
+        let own = std::panic::catch_unwind(|| panic!("on the main thread"));
+        // Back to the default hook before asserting, for the other tests' panics.
+        let _ = std::panic::take_hook();
+        assert!(own.is_err());
+        assert_eq!(RESTORED.load(Ordering::SeqCst), 1, "the main thread's panic");
+    }
+
+    #[test]
+    fn clashing_givens_are_named() {
+        let p = crate::format::load_puzzle(
+            "55...............................................................................",
+            Variant::Standard,
+        )
+        .unwrap();
+        assert_eq!(
+            clash(&p).as_deref(),
+            Some("the givens clash: r1c1 and r1c2 both hold 5")
+        );
+    }
 }
