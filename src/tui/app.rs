@@ -133,9 +133,10 @@ impl Hinter {
         }
         let (requests, inbox) = std::sync::mpsc::channel::<HintRequest>();
         std::thread::spawn(move || {
+            let mut worker = hints::HintWorker::default();
             for (board, solution, send) in inbox {
                 // The player may have quit or moved on: a closed channel is fine.
-                let _ = send.send(hints::next_hint(&board, solution.as_deref()));
+                let _ = send.send(worker.next_hint(&board, solution.as_deref()));
             }
         });
         // A fresh thread's inbox is open: the request cannot come back.
