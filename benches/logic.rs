@@ -53,7 +53,11 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("next hint, 200 of {file}"), |b| {
             b.iter(|| {
                 for (g, s) in &grids {
-                    std::hint::black_box(logic::next_step(g, Some(s)));
+                    std::hint::black_box(logic::next_step(
+                        g,
+                        Some(s),
+                        &mut logic::SolverMemory::new(),
+                    ));
                 }
             })
         });
@@ -67,7 +71,8 @@ fn hardest_hints(c: &mut Criterion) {
     let mut grids: Vec<(Grid, &Vec<u8>)> = Vec::new();
     for (p, s) in &set {
         let mut g = Grid::from_puzzle(p);
-        while let Some(step) = logic::next_step(&g, Some(s)) {
+        let mut memory = logic::SolverMemory::new();
+        while let Some(step) = logic::next_step(&g, Some(s), &mut memory) {
             if step.technique.family == logic::Family::Forcing {
                 grids.push((g, s));
                 break;
@@ -83,7 +88,11 @@ fn hardest_hints(c: &mut Criterion) {
     group.bench_function("first forcing hint, forum-hardest every 500th", |b| {
         b.iter(|| {
             for (g, s) in &grids {
-                std::hint::black_box(logic::next_step(g, Some(s)));
+                std::hint::black_box(logic::next_step(
+                    g,
+                    Some(s),
+                    &mut logic::SolverMemory::new(),
+                ));
             }
         })
     });

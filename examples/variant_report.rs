@@ -8,7 +8,7 @@ use std::time::Instant;
 use termdoku::format::load_file;
 use termdoku::puzzle::{Grid, Puzzle, Variant};
 use termdoku::solver::exact;
-use termdoku::solver::logic::{apply, next_step};
+use termdoku::solver::logic::{apply, next_step, SolverMemory};
 
 fn puzzles(variant: Variant, path: &str) -> Vec<Puzzle> {
     let p = std::path::Path::new(path);
@@ -45,9 +45,10 @@ fn main() {
         let mut grid = Grid::from_puzzle(p);
         let mut guesses = 0;
         let mut bad = false;
+        let mut memory = SolverMemory::new();
         while !grid.is_solved() {
             let t = Instant::now();
-            let Some(step) = next_step(&grid, Some(&sol)) else {
+            let Some(step) = next_step(&grid, Some(&sol), &mut memory) else {
                 break;
             };
             times.push(t.elapsed().as_secs_f64() * 1e3);

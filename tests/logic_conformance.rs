@@ -12,7 +12,7 @@ use common::folder;
 use termdoku::format::parse_line;
 use termdoku::puzzle::{Grid, Variant};
 use termdoku::solver::exact;
-use termdoku::solver::logic::{apply, next_step};
+use termdoku::solver::logic::{apply, next_step, SolverMemory};
 use termdoku::solver::rate::{self, Level};
 
 fn stride() -> usize {
@@ -47,8 +47,9 @@ fn check_puzzle(line: &str) -> Result<(bool, usize), String> {
     let sol = exact::solve(&p, 1).first.ok_or("no solution")?;
     let mut grid = Grid::from_puzzle(&p);
     let mut guesses = 0;
+    let mut memory = SolverMemory::new();
     for _ in 0..81 * 9 {
-        let Some(step) = next_step(&grid, Some(&sol)) else {
+        let Some(step) = next_step(&grid, Some(&sol), &mut memory) else {
             break;
         };
         for c in &step.placements {

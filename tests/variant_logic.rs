@@ -14,7 +14,7 @@ use termdoku::format::{load_file, parse_line};
 use termdoku::geometry::{Digits, HouseKind};
 use termdoku::puzzle::{Grid, Puzzle, Variant};
 use termdoku::solver::exact;
-use termdoku::solver::logic::{apply, find_all, next_step, Detail};
+use termdoku::solver::logic::{apply, find_all, next_step, Detail, SolverMemory};
 
 fn load(variant: Variant, rel: &str) -> Option<Vec<Puzzle>> {
     let path = folder().join(rel);
@@ -46,8 +46,9 @@ fn walk(p: &Puzzle) -> (bool, usize) {
     let mut grid = Grid::from_puzzle(p);
     let mut guesses = 0;
     let limit = grid.geometry().cell_count() * 9;
+    let mut memory = SolverMemory::new();
     for _ in 0..limit {
-        let Some(step) = next_step(&grid, Some(&sol)) else {
+        let Some(step) = next_step(&grid, Some(&sol), &mut memory) else {
             break;
         };
         for c in &step.placements {
@@ -282,8 +283,9 @@ fn run_lines_give_strong_links() {
     let sol = exact::solve(&p, 1).first.expect("unique");
     let mut g = Grid::from_puzzle(&p);
     let mut explained = None;
+    let mut memory = SolverMemory::new();
     for _ in 0..12 {
-        let step = next_step(&g, Some(&sol)).expect("a step");
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
         for e in &step.eliminations {
             assert_ne!(sol[e.cell], e.digit, "{}", step.id());
         }
@@ -351,8 +353,9 @@ proptest! {
         let p = &ps[pick % ps.len()];
         let sol = exact::solve(p, 1).first.unwrap();
         let mut g = Grid::from_puzzle(p);
+        let mut memory = SolverMemory::new();
         for _ in 0..depth {
-            match next_step(&g, Some(&sol)) { Some(s) => apply(&mut g, &s), None => break }
+            match next_step(&g, Some(&sol), &mut memory) { Some(s) => apply(&mut g, &s), None => break }
         }
         for id in ["hall-set", "run-range", "run-sequence-enumeration", "run-pair-enumeration"] {
             for s in find_all(&g, id) {

@@ -100,7 +100,7 @@ pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
     let grid = Grid::from_puzzle(&puzzle);
     let g = puzzle.geometry();
     let mut out = std::io::stdout().lock();
-    match logic::next_step(&grid, Some(&sol)) {
+    match logic::next_step(&grid, Some(&sol), &mut logic::SolverMemory::new()) {
         Some(step) if json => {
             let _ = writeln!(out, "{}", step_json(&step, g));
         }
@@ -307,13 +307,13 @@ fn hint_latency(
         |(p, sol)| {
             let mut grid = Grid::from_puzzle(p);
             let mut out = Vec::new();
-            logic::forget();
+            let mut memory = logic::SolverMemory::new();
             while !grid.is_solved() {
                 if cold {
-                    logic::forget();
+                    memory.forget();
                 }
                 let start = Instant::now();
-                let Some(step) = logic::next_step(&grid, Some(sol)) else {
+                let Some(step) = logic::next_step(&grid, Some(sol), &mut memory) else {
                     break;
                 };
                 let ms = start.elapsed().as_secs_f64() * 1e3;

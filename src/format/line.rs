@@ -3,7 +3,7 @@
 
 use super::{describe_byte, ParseError, Pos};
 use crate::geometry::{char_digit, digit_char};
-use crate::puzzle::{Layout, Puzzle, Variant};
+use crate::puzzle::{Geometries, Layout, Puzzle, Variant};
 use std::io::BufRead;
 
 /// Longest line kept in memory; longer lines are measured, not stored, so a huge line costs
@@ -47,7 +47,8 @@ pub fn parse_line(
     line: usize,
 ) -> Result<Option<Puzzle>, ParseError> {
     let full_len = bytes.len();
-    parse_line_measured(bytes, full_len, variant, file, line)
+    let mut geometries = Geometries::default();
+    parse_line_measured(bytes, full_len, variant, file, line, &mut geometries)
 }
 
 /// `bytes` may be the first `MAX_KEPT` bytes of a line whose real length is `full_len`.
@@ -57,6 +58,7 @@ fn parse_line_measured(
     variant: Variant,
     file: &str,
     line: usize,
+    geometries: &mut Geometries,
 ) -> Result<Option<Puzzle>, ParseError> {
     let pos = |col: usize| Pos {
         file: file.to_string(),
@@ -131,7 +133,7 @@ fn parse_line_measured(
             ),
         });
     }
-    Puzzle::new(Layout::new(variant, size), cells)
+    Puzzle::in_geometries(Layout::new(variant, size), cells, geometries)
         .map(Some)
         .map_err(|e| super::puzzle_error(pos(start + 1), e))
 }
@@ -154,6 +156,8 @@ pub struct LineReader<R> {
     line: usize,
     buf: Vec<u8>,
     done: bool,
+    /// The one geometry the file's puzzles share.
+    geometries: Geometries,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -165,6 +169,7 @@ impl<R: BufRead> LineReader<R> {
             line: 0,
             buf: Vec::with_capacity(128),
             done: false,
+            geometries: Geometries::default(),
         }
     }
 
@@ -217,7 +222,14 @@ impl<R: BufRead> Iterator for LineReader<R> {
             }
         };
         self.line += 1;
-        let parsed = parse_line_measured(&self.buf, len, self.variant, &self.file, self.line);
+        let parsed = parse_line_measured(
+            &self.buf,
+            len,
+            self.variant,
+            &self.file,
+            self.line,
+            &mut self.geometries,
+        );
         Some(parsed.map(|p| (self.line, p)))
     }
 }

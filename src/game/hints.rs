@@ -48,10 +48,28 @@ impl Hint {
     }
 }
 
-/// The next step on this grid. `solution` lets it fall back to a step taken from the
-/// solution when no technique applies (id `guess`).
+/// The next step on this grid, with a fresh memory: it depends on the grid alone.
+/// `solution` lets it fall back to a step taken from the solution when no technique
+/// applies (id `guess`).
 pub fn next_hint(grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
-    logic::next_step(grid, solution).map(|s| Hint::from_step(&s, grid.geometry()))
+    HintWorker::default().next_hint(grid, solution)
+}
+
+/// A hint thread's state: the solver memory it carries from hint to hint of one game, so
+/// that the later hints of a hard puzzle reuse what the earlier ones proved. Its hints are
+/// always sound, but may differ from a fresh [`next_hint`] where remembered forcing-net
+/// breakers give another step (see [`logic::SolverMemory`]).
+#[derive(Default)]
+pub struct HintWorker {
+    memory: logic::SolverMemory,
+}
+
+impl HintWorker {
+    /// The next step on this grid (see [`next_hint`]).
+    pub fn next_hint(&mut self, grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
+        logic::next_step(grid, solution, &mut self.memory)
+            .map(|s| Hint::from_step(&s, grid.geometry()))
+    }
 }
 
 /// The hint shown instead of a step when an entry differs from the solution.

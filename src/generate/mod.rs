@@ -110,7 +110,7 @@ struct Ctx {
 
 impl Ctx {
     fn new(layout: Layout, symmetry: Symmetry) -> Option<Ctx> {
-        let geometry = layout.shared_geometry().ok()?;
+        let geometry = Arc::new(layout.geometry().ok()?);
         Some(Ctx {
             // Probing costs more than it saves on the generator's mostly easy checks
             // (measured: 10x slower on diagonal, 2x on honeycomb).

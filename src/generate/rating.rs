@@ -88,10 +88,11 @@ pub fn rate_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Bounded {
     };
     let mut score = 0u32;
     let mut above = false;
+    let mut memory = logic::SolverMemory::new();
     let (steps, solved) = walk(Grid::from_puzzle(puzzle), |grid| {
         // Techniques after `last` are all above the bound: the rater's step, if it is one
         // of them, would end the rating anyway.
-        let step = logic::first_step(grid, &table[..=last], Some(solution));
+        let step = logic::first_step(grid, &table[..=last], Some(solution), &mut memory);
         let step = step.filter(|s| {
             score = score.saturating_add(s.technique.score);
             s.technique.level <= bound && score <= bound.max_score()
@@ -132,8 +133,9 @@ pub fn stall_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Option<St
     let Some(last) = last else {
         return Some(Stalled(Vec::new(), start));
     };
+    let mut memory = logic::SolverMemory::new();
     let (steps, grid) = walk_to(start, |grid| {
-        logic::first_step(grid, &table[..=last], Some(solution))
+        logic::first_step(grid, &table[..=last], Some(solution), &mut memory)
     });
     let solved = grid.is_solved() && !grid.is_broken();
     (!solved).then_some(Stalled(steps, grid))
@@ -144,7 +146,8 @@ pub fn stall_within(puzzle: &Puzzle, solution: &[u8], bound: Level) -> Option<St
 /// without walking that part again.
 pub fn rate_after(solution: &[u8], stalled: Stalled) -> Rated {
     let Stalled(mut steps, grid) = stalled;
-    let (rest, solved) = walk(grid, |g| logic::next_step(g, Some(solution)));
+    let mut memory = logic::SolverMemory::new();
+    let (rest, solved) = walk(grid, |g| logic::next_step(g, Some(solution), &mut memory));
     steps.extend(rest);
     Rating::of_path(&steps, solved).into()
 }

@@ -89,28 +89,10 @@ impl Layout {
         }
     }
 
-    /// The geometry, shared between puzzles of the same plain layout: building peers is far
-    /// dearer than solving an easy 9x9, so a file of a million lines must not rebuild it.
-    pub fn shared_geometry(&self) -> Result<Arc<Geometry>, LayoutError> {
-        if self.regions.is_some() || !self.cages.is_empty() {
-            return Ok(Arc::new(self.geometry()?));
-        }
-        type Entry = (Variant, usize, bool, Arc<Geometry>);
-        thread_local! {
-            static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        let key = (self.variant, self.size, self.diagonals);
-        if let Some(g) = CACHE.with(|c| {
-            c.borrow()
-                .iter()
-                .find(|e| (e.0, e.1, e.2) == key)
-                .map(|e| Arc::clone(&e.3))
-        }) {
-            return Ok(g);
-        }
-        let g = Arc::new(self.geometry()?);
-        CACHE.with(|c| c.borrow_mut().push((key.0, key.1, key.2, Arc::clone(&g))));
-        Ok(g)
+    /// Whether the geometry follows from variant, size and diagonals alone (no regions,
+    /// no cages): such layouts can share one (see [`Geometries`]).
+    fn is_plain(&self) -> bool {
+        self.regions.is_none() && self.cages.is_empty()
     }
 
     pub fn geometry(&self) -> Result<Geometry, LayoutError> {
@@ -123,6 +105,28 @@ impl Layout {
                 &self.cages,
             ),
         }
+    }
+}
+
+/// Geometries of plain layouts, built once and shared by the puzzles of one reader:
+/// building peers is far dearer than solving an easy 9x9, so a file of a million lines must
+/// not rebuild it. Owned by whoever reads many puzzles (no global cache).
+#[derive(Default)]
+pub struct Geometries(Vec<(Variant, usize, bool, Arc<Geometry>)>);
+
+impl Geometries {
+    /// The geometry of `layout`, shared with earlier puzzles of the same plain layout.
+    pub fn of(&mut self, layout: &Layout) -> Result<Arc<Geometry>, LayoutError> {
+        if !layout.is_plain() {
+            return Ok(Arc::new(layout.geometry()?));
+        }
+        let key = (layout.variant, layout.size, layout.diagonals);
+        if let Some(e) = self.0.iter().find(|e| (e.0, e.1, e.2) == key) {
+            return Ok(Arc::clone(&e.3));
+        }
+        let g = Arc::new(layout.geometry()?);
+        self.0.push((key.0, key.1, key.2, Arc::clone(&g)));
+        Ok(g)
     }
 }
 
@@ -160,7 +164,18 @@ pub enum PuzzleError {
 
 impl Puzzle {
     pub fn new(layout: Layout, givens: Vec<u8>) -> Result<Puzzle, PuzzleError> {
-        let geometry = layout.shared_geometry()?;
+        let geometry = Arc::new(layout.geometry()?);
+        Puzzle::with_geometry(layout, geometry, givens)
+    }
+
+    /// Like [`Puzzle::new`], taking the geometry from `geometries` (many puzzles of one
+    /// layout share it).
+    pub fn in_geometries(
+        layout: Layout,
+        givens: Vec<u8>,
+        geometries: &mut Geometries,
+    ) -> Result<Puzzle, PuzzleError> {
+        let geometry = geometries.of(&layout)?;
         Puzzle::with_geometry(layout, geometry, givens)
     }
 

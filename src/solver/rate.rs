@@ -143,9 +143,11 @@ pub fn solve_path(puzzle: &Puzzle) -> (Vec<Step>, Rating) {
     solve_grid(grid, solution.as_deref())
 }
 
-/// The logical path from any grid.
+/// The logical path from any grid, with a fresh [`logic::SolverMemory`]: the path depends
+/// on the grid alone.
 pub fn solve_grid(grid: Grid, solution: Option<&[u8]>) -> (Vec<Step>, Rating) {
-    let (steps, solved) = walk(grid, |g| logic::next_step(g, solution));
+    let mut memory = logic::SolverMemory::new();
+    let (steps, solved) = walk(grid, |g| logic::next_step(g, solution, &mut memory));
     let rating = Rating::of_path(&steps, solved);
     (steps, rating)
 }
@@ -160,7 +162,6 @@ pub fn walk(grid: Grid, next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, 
 
 /// [`walk`], returning the grid where it ended instead of whether it is solved.
 pub fn walk_to(mut grid: Grid, mut next: impl FnMut(&Grid) -> Option<Step>) -> (Vec<Step>, Grid) {
-    logic::start_walk();
     let mut steps = Vec::new();
     // Every useful step removes a candidate or fills a cell, so this bound is never reached
     // by a correct step finder; it keeps a faulty one from looping forever.

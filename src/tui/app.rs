@@ -149,13 +149,14 @@ impl Hinter {
         let spawned = std::thread::Builder::new()
             .name("termdoku-hint".into())
             .spawn(move || {
+                let mut worker = hints::HintWorker::default();
                 for (board, solution, send) in inbox {
                     let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         #[cfg(test)]
                         if PANIC_NEXT_HINT.swap(false, std::sync::atomic::Ordering::SeqCst) {
                             panic!("a hint search panicked (test)");
                         }
-                        hints::next_hint(&board, solution.as_deref())
+                        worker.next_hint(&board, solution.as_deref())
                     }));
                     let failed = found.is_err();
                     // The player may have quit or moved on: a closed channel is fine.

@@ -24,7 +24,7 @@
 //! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
 use super::nest_memory;
-use super::rule_memo::{self, RuleOut, RuleSig};
+use super::rule_memo::{RuleOut, RuleSig};
 use super::run_rule;
 use super::step::{effect_text, Because, ChainNode};
 use super::{
@@ -548,7 +548,9 @@ impl<'a> Engine<'a> {
             return;
         };
         let cells = &self.ctx.geo.house(h).cells;
-        let r = rule_memo::get(sp.sig, masks).unwrap_or_else(|| {
+        // One borrow per lookup and per insert: computing a result asks no rule.
+        let hit = self.ctx.mem.rules.borrow().get(sp.sig, masks);
+        let r = hit.unwrap_or_else(|| {
             // Runs of up to 8 cells: one pass over all their windows (measured: 0.27-0.7 µs
             // against 1.1-1.6 µs for a matching per window). A single window (complete
             // houses, 9-cell runs) and cages keep the matching.
@@ -565,7 +567,8 @@ impl<'a> Engine<'a> {
                     None => RuleOut::BROKEN,
                 }
             };
-            rule_memo::insert(sp.sig, masks, &r);
+            let mut memo = self.ctx.mem.rules.borrow_mut();
+            memo.insert(sp.sig, masks, &r);
             if !r.broken {
                 // Once its removals are applied, the house is asked again with exactly
                 // these masks: the matchings are the same, so nothing more goes.
@@ -576,7 +579,7 @@ impl<'a> Engine<'a> {
                 let after = &after[..masks.len()];
                 let mut kept = r;
                 kept.allowed[..after.len()].copy_from_slice(after);
-                rule_memo::insert(sp.sig, after, &kept);
+                memo.insert(sp.sig, after, &kept);
             }
             r
         });
@@ -1120,10 +1123,11 @@ fn remembered(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) -> Cont
     if e.dense_len == 0 {
         return ControlFlow::Continue(());
     }
-    nest_memory::open(ctx.geo);
+    ctx.mem.nest.borrow_mut().open(ctx.geo);
     let position = position_of(ctx);
     for x in candidates(ctx) {
-        if nest_memory::breaks(&position, x.cell, x.digit) {
+        let breaks = ctx.mem.nest.borrow().breaks(&position, x.cell, x.digit);
+        if breaks {
             let b = e.branch(fact(x.cell, x.digit, true), Mode::Nested);
             if let Some((f, _)) = &b.contradiction {
                 sink(broken_step(e, info, x, &b, *f))?;
@@ -1226,7 +1230,8 @@ fn search(
     let mut index = vec![usize::MAX; n * 32];
     // Only where nets never hit the fact limit (a cut-off branch is not a closed state).
     let keep = mode == Mode::Nested && e.dense_len > 0;
-    let position = std::rc::Rc::new(position_of(ctx));
+    let position = std::sync::Arc::new(position_of(ctx));
+    let memory = &ctx.mem.nest;
     let is_true = |x: &Candidate| ctx.solution.is_some_and(|s| s[x.cell] == x.digit);
     // The nested branch of `x` when it has to be made, and whether it breaks. A branch
     // started from a remembered state has no proof of its own: when it breaks, a fresh one
@@ -1235,7 +1240,7 @@ fn search(
     let nested = |x: &Candidate, fresh: bool| -> (Option<Branch>, bool) {
         let assume = fact(x.cell, x.digit, true);
         let known = if keep {
-            nest_memory::known(&position, x.cell, x.digit)
+            memory.borrow().known(&position, x.cell, x.digit)
         } else {
             nest_memory::Known::Nothing
         };
@@ -1247,7 +1252,9 @@ fn search(
                     return (fresh.then(|| e.branch(assume, mode)), true);
                 }
                 let end = state_of(&b.value, &b.cand);
-                nest_memory::remember(&position, x.cell, x.digit, end, b.inner);
+                memory
+                    .borrow_mut()
+                    .remember(&position, x.cell, x.digit, end, b.inner);
                 return (None, false);
             }
             nest_memory::Known::Nothing => e.branch(assume, mode),
@@ -1255,13 +1262,15 @@ fn search(
         let broken = b.contradiction.is_some();
         if keep && !broken {
             let end = state_of(&b.value, &b.cand);
-            nest_memory::remember(&position, x.cell, x.digit, end, b.inner.clone());
+            memory
+                .borrow_mut()
+                .remember(&position, x.cell, x.digit, end, b.inner.clone());
         }
         (Some(b), broken)
     };
     // Finding every breaker only pays when later positions will read them: not on a first
     // hint (a one-off `hint`), only once a walk has left branches behind.
-    let walking = keep && nest_memory::open(ctx.geo);
+    let walking = keep && memory.borrow_mut().open(ctx.geo);
     let mut tried = 0;
     for (i, x) in all.iter().enumerate() {
         index[x.cell * 32 + usize::from(x.digit)] = i;
@@ -1275,7 +1284,9 @@ fn search(
                 // Breakers are rare here: find the others now, for the next positions.
                 for y in all[i + 1..].iter().filter(|y| !is_true(y)) {
                     if let (_, true) = nested(y, false) {
-                        nest_memory::remember_breaker(&position, y.cell, y.digit);
+                        memory
+                            .borrow_mut()
+                            .remember_breaker(&position, y.cell, y.digit);
                     }
                 }
             }
@@ -1582,7 +1593,7 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::grid;
-    use super::super::{find_all, next_step};
+    use super::super::{find_all, next_step, SolverMemory};
     use super::{search, Engine, Mode};
     use std::ops::ControlFlow;
 
@@ -1645,7 +1656,7 @@ mod tests {
             let text = s.explain(g.geometry(), super::Detail::Full);
             assert!(text.starts_with(s.name()), "{text}");
         }
-        assert!(next_step(&g, None).is_some());
+        assert!(next_step(&g, None, &mut super::super::SolverMemory::new()).is_some());
     }
 
     /// On a honeycomb grid the chains follow the run rules of the lines (which the old
@@ -1699,8 +1710,9 @@ mod tests {
         use crate::solver::logic::apply;
         let (mut g, sol) = nested_net_puzzle();
         let mut nested = None;
+        let mut memory = SolverMemory::new();
         for _ in 0..8 {
-            let s = next_step(&g, Some(&sol)).expect("a step");
+            let s = next_step(&g, Some(&sol), &mut memory).expect("a step");
             for e in &s.eliminations {
                 assert_ne!(sol[e.cell], e.digit);
             }
@@ -1725,7 +1737,8 @@ mod tests {
     /// The first useful step of the net search at `g` and the mode that found it, trying
     /// `modes` in turn as `find` does.
     fn first_by_mode(g: &crate::puzzle::Grid, modes: &[Mode]) -> Option<(Mode, super::Step)> {
-        let ctx = super::Ctx::new(g);
+        let memory = SolverMemory::new();
+        let ctx = super::Ctx::new(g, &memory);
         let e = Engine::new(&ctx);
         let info = super::super::technique("forcing-net").expect("forcing-net");
         let mut reach = Vec::new();
@@ -1758,6 +1771,7 @@ mod tests {
         use crate::solver::logic::apply;
         let (mut g, sol) = nested_net_puzzle();
         let mut known = 0;
+        let mut memory = SolverMemory::new();
         for _ in 0..40 {
             if g.is_solved() {
                 break;
@@ -1775,7 +1789,7 @@ mod tests {
                 assert!(text.contains("would lead to a contradiction"), "{text}");
                 known += 1;
             }
-            let step = next_step(&g, Some(&sol)).expect("a step");
+            let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
             apply(&mut g, &step);
         }
         assert!(
@@ -1785,24 +1799,21 @@ mod tests {
     }
 
     /// What nested branches left on earlier positions only saves time: along a path with
-    /// nested nets, each step found with that memory is the step found from an empty one
-    /// (a fresh thread), and every elimination is sound.
+    /// nested nets, each step found with that memory (breakers forgotten) is the step found
+    /// from an empty one, and every elimination is sound.
     #[test]
     fn remembered_branches_change_no_step() {
-        use crate::solver::logic::{apply, forget, start_walk};
+        use crate::solver::logic::apply;
         let (mut g, sol) = nested_net_puzzle();
-        forget();
+        let mut memory = SolverMemory::new();
         let mut nets = 0;
         for _ in 0..40 {
             if g.is_solved() {
                 break;
             }
-            start_walk();
-            let warm = next_step(&g, Some(&sol)).expect("a step");
-            let (g2, sol2) = (g.clone(), sol.clone());
-            let cold = std::thread::spawn(move || next_step(&g2, Some(&sol2)).expect("a step"))
-                .join()
-                .expect("the search does not panic");
+            memory.forget_breakers();
+            let warm = next_step(&g, Some(&sol), &mut memory).expect("a step");
+            let cold = next_step(&g, Some(&sol), &mut SolverMemory::new()).expect("a step");
             let text = |s: &super::Step| s.explain(g.geometry(), super::Detail::Full);
             assert_eq!(text(&warm), text(&cold));
             for x in &warm.eliminations {
@@ -1814,8 +1825,8 @@ mod tests {
         assert!(nets >= 3, "the path should meet forcing nets");
     }
 
-    /// Breakers remembered from earlier positions choose steps, so a walk forgets them
-    /// first: solving a puzzle gives the same path whatever the thread solved before.
+    /// Breakers remembered from earlier positions choose steps, so a walk starts with a
+    /// fresh memory: solving a puzzle gives the same path whatever was solved before.
     #[test]
     fn a_walk_does_not_depend_on_earlier_walks() {
         use crate::solver::rate::solve_grid;
@@ -1842,14 +1853,15 @@ mod tests {
     /// found with it is the step found without it (from the same memory of breakers).
     #[test]
     fn the_solution_changes_no_step() {
-        use crate::solver::logic::{apply, start_walk};
+        use crate::solver::logic::apply;
         let (mut g, sol) = nested_net_puzzle();
         let mut nets = 0;
+        let mut memory = SolverMemory::new();
         for _ in 0..10 {
-            start_walk();
-            let with = next_step(&g, Some(&sol)).expect("a step");
-            start_walk();
-            let without = next_step(&g, None).expect("a step");
+            memory.forget_breakers();
+            let with = next_step(&g, Some(&sol), &mut memory).expect("a step");
+            memory.forget_breakers();
+            let without = next_step(&g, None, &mut memory).expect("a step");
             let text = |s: &super::Step| s.explain(g.geometry(), super::Detail::Full);
             assert_eq!(text(&with), text(&without));
             assert_eq!(with.eliminations, without.eliminations);
@@ -1858,5 +1870,24 @@ mod tests {
             apply(&mut g, &with);
         }
         assert!(nets >= 2, "the path should meet forcing nets");
+    }
+
+    /// A hint worker keeps its memory, breakers included, for a whole game: the steps it
+    /// gives may differ from a fresh walk's, but every one is sound and the walk solves.
+    #[test]
+    fn a_warm_memory_gives_sound_steps() {
+        use crate::solver::logic::apply;
+        let (mut g, sol) = nested_net_puzzle();
+        let mut memory = SolverMemory::new();
+        while !g.is_solved() {
+            let s = next_step(&g, Some(&sol), &mut memory).expect("a step");
+            for x in &s.eliminations {
+                assert_ne!(sol[x.cell], x.digit, "{}", s.id());
+            }
+            for x in &s.placements {
+                assert_eq!(sol[x.cell], x.digit, "{}", s.id());
+            }
+            apply(&mut g, &s);
+        }
     }
 }

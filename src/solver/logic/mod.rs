@@ -13,6 +13,7 @@ pub mod fish;
 pub mod forcing;
 pub mod intersections;
 pub mod matching;
+mod memory;
 mod nest_memory;
 mod rule_memo;
 mod run_rule;
@@ -26,6 +27,7 @@ pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
 
+pub use memory::SolverMemory;
 pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{technique, techniques, Family, TechniqueInfo};
 
@@ -286,27 +288,6 @@ impl Tables {
             run_pairs: std::sync::OnceLock::new(),
         }
     }
-
-    /// The tables of a geometry, cached per thread by identity.
-    pub fn of(g: &Arc<Geometry>) -> Arc<Tables> {
-        type Cache = Vec<(Arc<Geometry>, Arc<Tables>)>;
-        thread_local! {
-            static CACHE: std::cell::RefCell<Cache> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if let Some((_, t)) = c.iter().find(|(k, _)| Arc::ptr_eq(k, g) || **k == **g) {
-                return Arc::clone(t);
-            }
-            let t = Arc::new(Tables::build(g));
-            // A handful of layouts at a time is plenty; jigsaw and killer change per puzzle.
-            if c.len() >= 8 {
-                c.remove(0);
-            }
-            c.push((Arc::clone(g), Arc::clone(&t)));
-            t
-        })
-    }
 }
 
 /// What every family reads: the grid, its geometry, and per-digit cell sets.
@@ -324,6 +305,8 @@ pub struct Ctx<'a> {
     pub solution: Option<&'a [u8]>,
     /// Per-position data that several techniques share, built on first use.
     pub(crate) cache: Cache,
+    /// What the walk remembers from earlier positions (see [`SolverMemory`]).
+    pub(crate) mem: &'a SolverMemory,
 }
 
 /// Lazily built per-position data (one position is searched by every technique in turn).
@@ -347,9 +330,9 @@ pub(crate) struct Cache {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(grid: &'a Grid) -> Ctx<'a> {
+    pub fn new(grid: &'a Grid, mem: &'a SolverMemory) -> Ctx<'a> {
         let geo = grid.geometry();
-        let t = Tables::of(&grid.geometry_arc());
+        let t = mem.tables(&grid.geometry_arc());
         let n = geo.cell_count();
         let mut cand = vec![Digits::EMPTY; n];
         let mut digit = vec![CellSet::EMPTY; usize::from(geo.max_digit()) + 1];
@@ -375,6 +358,7 @@ impl<'a> Ctx<'a> {
             empty,
             solution: None,
             cache: Cache::default(),
+            mem,
         }
     }
 
@@ -563,27 +547,15 @@ fn useful(grid: &Grid, step: &Step) -> bool {
 
 /// The simplest available step (table order). When no technique applies and `solution` is
 /// given, a clearly labelled `guess` step placing the solution's digit in one cell.
-pub fn next_step(grid: &Grid, solution: Option<&[u8]>) -> Option<Step> {
+///
+/// `memory` carries what earlier positions of the same walk proved: a fresh one gives a
+/// step that depends on the position alone (see [`SolverMemory`]).
+pub fn next_step(grid: &Grid, solution: Option<&[u8]>, memory: &mut SolverMemory) -> Option<Step> {
     if grid.is_solved() {
         return None;
     }
-    let ctx = Ctx::new(grid).with_solution(solution);
+    let ctx = Ctx::new(grid, memory).with_solution(solution);
     first_in(&ctx, techniques()).or_else(|| guess(&ctx, solution?))
-}
-
-/// Forgets the nested-net breakers this thread found on earlier positions, which a hint
-/// tries first (see `nest_memory`): a walk over a puzzle starts here, so that its steps
-/// depend on the puzzle alone.
-pub fn start_walk() {
-    nest_memory::forget_breakers();
-}
-
-/// Drops everything searches on this thread remember between positions (rule results,
-/// line pairs, nested branches). Benchmarks call it to time a player's first hint.
-pub fn forget() {
-    rule_memo::clear();
-    runs::clear_memo();
-    nest_memory::clear();
 }
 
 /// The first useful step of the first technique of `table` (in the table's order) that has
@@ -592,11 +564,12 @@ pub fn first_step(
     grid: &Grid,
     table: &'static [TechniqueInfo],
     solution: Option<&[u8]>,
+    memory: &mut SolverMemory,
 ) -> Option<Step> {
     if grid.is_solved() {
         return None;
     }
-    first_in(&Ctx::new(grid).with_solution(solution), table)
+    first_in(&Ctx::new(grid, memory).with_solution(solution), table)
 }
 
 fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
@@ -648,13 +621,14 @@ pub fn apply(grid: &mut Grid, step: &Step) {
     }
 }
 
-/// All steps of one technique in the current grid (tests, training mode). Unknown ids give
-/// nothing.
+/// All steps of one technique in the current grid (tests, training mode), with a fresh
+/// memory. Unknown ids give nothing.
 pub fn find_all(grid: &Grid, technique_id: &str) -> Vec<Step> {
     let Some(info) = technique(technique_id) else {
         return Vec::new();
     };
-    let ctx = Ctx::new(grid);
+    let memory = SolverMemory::new();
+    let ctx = Ctx::new(grid, &memory);
     let mut out = Vec::new();
     let _ = find_with(&ctx, info, &mut |s: Step| {
         if useful(grid, &s) && !out.contains(&s) {

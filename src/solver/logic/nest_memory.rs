@@ -1,4 +1,5 @@
-//! What nested forcing-net searches proved on earlier positions of a puzzle, kept per thread.
+//! What nested forcing-net searches proved on earlier positions of a puzzle, kept in the
+//! caller's [`SolverMemory`](super::SolverMemory).
 //!
 //! A nested branch computes the largest state inside its start (the position plus its
 //! assumption) that is closed under every rule of the net and under nesting, and breaks
@@ -11,18 +12,18 @@
 //! * **Breakers.** An assumption whose branch broke on a position breaks on every position
 //!   inside it. When breakers are rare, the search that finds one goes on through the rest
 //!   and remembers them all; later positions try those first (each proof is made afresh).
-//!   This one changes which step a hint shows (never whether it is sound), so a walk over a
-//!   puzzle starts with [`forget_breakers`], and its steps depend on the puzzle alone.
+//!   This one changes which step a hint shows (never whether it is sound), so the rater,
+//!   `explain` and the generator start each puzzle with a fresh memory, and their steps
+//!   depend on the puzzle alone.
 //!
 //! On the hardest honeycombs the same assumptions fail step after step, and breakers are
 //! used up one step at a time: most of a nested search's time without this memory.
 
 use crate::geometry::{Cell, Digits, Geometry};
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
-/// Entries kept per thread before the memory starts over (a few KB each).
+/// Entries kept per memory before the memory starts over (a few KB each).
 const CAP: usize = 2048;
 
 /// Per cell, its digit (as a single) or its candidates.
@@ -30,19 +31,16 @@ pub type State = Vec<Digits>;
 
 /// A position an unbroken branch was searched on, where it ended, and what its nested level
 /// left (per candidate, the houses its inner net touched).
-type Unbroken = (Rc<State>, State, Vec<(usize, u128)>);
+type Unbroken = (Arc<State>, State, Vec<(usize, u128)>);
 
+/// The nested-net part of a [`SolverMemory`](super::SolverMemory).
 #[derive(Default)]
-struct Memory {
+pub struct Memory {
     /// The layout the states belong to: another puzzle layout starts over.
     geo: Option<Geometry>,
     unbroken: HashMap<(Cell, u8), Unbroken>,
     /// Per assumption that broke, the position it broke on.
-    breakers: HashMap<(Cell, u8), Rc<State>>,
-}
-
-thread_local! {
-    static MEMORY: RefCell<Memory> = RefCell::new(Memory::default());
+    breakers: HashMap<(Cell, u8), Arc<State>>,
 }
 
 /// What is known of an assumption's nested branch on the current position.
@@ -55,20 +53,62 @@ pub enum Known {
     Inside(State, Vec<(usize, u128)>),
 }
 
-/// Readies the memory for a search on layout `geo` (another layout starts over); whether
-/// it already held branches of that layout (a walk in progress, which later positions of
-/// will read what this search finds).
-pub fn open(geo: &Geometry) -> bool {
-    MEMORY.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.geo.as_ref() != Some(geo) || m.unbroken.len() + m.breakers.len() >= CAP {
-            *m = Memory {
+impl Memory {
+    /// Readies the memory for a search on layout `geo` (another layout starts over);
+    /// whether it already held branches of that layout (a walk in progress, which later
+    /// positions of will read what this search finds).
+    pub fn open(&mut self, geo: &Geometry) -> bool {
+        if self.geo.as_ref() != Some(geo) || self.unbroken.len() + self.breakers.len() >= CAP {
+            *self = Memory {
                 geo: Some(geo.clone()),
                 ..Memory::default()
             };
         }
-        !m.unbroken.is_empty()
-    })
+        !self.unbroken.is_empty()
+    }
+
+    /// What is known of the nested branch of `cell = digit` on `position`. Call
+    /// [`Memory::open`] first.
+    pub fn known(&self, position: &State, cell: Cell, digit: u8) -> Known {
+        match self.unbroken.get(&(cell, digit)) {
+            Some((_, state, _)) if within(state, position) => Known::Unbroken,
+            Some((old, state, inner)) if within(position, old) => {
+                Known::Inside(state.clone(), inner.clone())
+            }
+            _ => Known::Nothing,
+        }
+    }
+
+    /// Remembers where the unbroken nested branch of `cell = digit` ended on `position`.
+    /// Call [`Memory::open`] first.
+    pub fn remember(
+        &mut self,
+        position: &Arc<State>,
+        cell: Cell,
+        digit: u8,
+        state: State,
+        inner: Vec<(usize, u128)>,
+    ) {
+        let entry = (Arc::clone(position), state, inner);
+        self.unbroken.insert((cell, digit), entry);
+    }
+
+    /// Remembers that the nested branch of `cell = digit` broke on `position`.
+    pub fn remember_breaker(&mut self, position: &Arc<State>, cell: Cell, digit: u8) {
+        self.breakers.insert((cell, digit), Arc::clone(position));
+    }
+
+    /// Whether the nested branch of `cell = digit` is known to break on `position`.
+    pub fn breaks(&self, position: &State, cell: Cell, digit: u8) -> bool {
+        self.breakers
+            .get(&(cell, digit))
+            .is_some_and(|old| within(position, old))
+    }
+
+    /// Forgets the breakers (which choose steps), keeping what only saves time.
+    pub fn forget_breakers(&mut self) {
+        self.breakers.clear()
+    }
 }
 
 /// Whether every cell's digits in `a` are among those of `b`.
@@ -76,67 +116,13 @@ fn within(a: &[Digits], b: &[Digits]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 & !y.0 == 0)
 }
 
-/// What is known of the nested branch of `cell = digit` on `position`. Call [`open`] first.
-pub fn known(position: &State, cell: Cell, digit: u8) -> Known {
-    MEMORY.with(|m| match m.borrow().unbroken.get(&(cell, digit)) {
-        Some((_, state, _)) if within(state, position) => Known::Unbroken,
-        Some((old, state, inner)) if within(position, old) => {
-            Known::Inside(state.clone(), inner.clone())
-        }
-        _ => Known::Nothing,
-    })
-}
-
-/// Remembers where the unbroken nested branch of `cell = digit` ended on `position`. Call
-/// [`open`] first.
-pub fn remember(
-    position: &Rc<State>,
-    cell: Cell,
-    digit: u8,
-    state: State,
-    inner: Vec<(usize, u128)>,
-) {
-    MEMORY.with(|m| {
-        let entry = (Rc::clone(position), state, inner);
-        m.borrow_mut().unbroken.insert((cell, digit), entry);
-    })
-}
-
-/// Remembers that the nested branch of `cell = digit` broke on `position`.
-pub fn remember_breaker(position: &Rc<State>, cell: Cell, digit: u8) {
-    MEMORY.with(|m| {
-        let entry = Rc::clone(position);
-        m.borrow_mut().breakers.insert((cell, digit), entry);
-    })
-}
-
-/// Whether the nested branch of `cell = digit` is known to break on `position`.
-pub fn breaks(position: &State, cell: Cell, digit: u8) -> bool {
-    MEMORY.with(|m| {
-        let m = m.borrow();
-        m.breakers
-            .get(&(cell, digit))
-            .is_some_and(|old| within(position, old))
-    })
-}
-
-/// Forgets the breakers (which choose steps), keeping what only saves time.
-pub fn forget_breakers() {
-    MEMORY.with(|m| m.borrow_mut().breakers.clear())
-}
-
-/// Empties this thread's memory.
-pub fn clear() {
-    MEMORY.with(|m| *m.borrow_mut() = Memory::default())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::square::standard;
 
-    fn state(masks: &[u16]) -> Rc<State> {
-        Rc::new(masks.iter().map(|&m| Digits(m)).collect())
+    fn state(masks: &[u16]) -> Arc<State> {
+        Arc::new(masks.iter().map(|&m| Digits(m)).collect())
     }
 
     /// An unbroken end state decides a later position by inclusion: inside the position it
@@ -145,30 +131,30 @@ mod tests {
     #[test]
     fn memory_answers_only_for_positions_it_covers() {
         let geo = standard(4).unwrap();
-        clear();
-        open(&geo);
+        let mut m = Memory::default();
+        m.open(&geo);
         let found_on = state(&[0b1111, 0b0110, 0b0011]);
         let end = state(&[0b0001, 0b0110, 0b0010]).to_vec();
-        remember(&found_on, 0, 1, end, vec![]);
-        assert!(matches!(known(&found_on, 0, 1), Known::Unbroken));
+        m.remember(&found_on, 0, 1, end, vec![]);
+        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken));
         // The position lost a digit the end state still holds: start from the state.
         let smaller = state(&[0b1111, 0b0100, 0b0011]);
-        assert!(matches!(known(&smaller, 0, 1), Known::Inside(..)));
+        assert!(matches!(m.known(&smaller, 0, 1), Known::Inside(..)));
         // A position the state is not inside of, nor inside the old one: unknown.
         let other = state(&[0b1111, 0b1000, 0b0011]);
-        assert!(matches!(known(&other, 0, 1), Known::Nothing));
-        assert!(matches!(known(&found_on, 0, 2), Known::Nothing));
+        assert!(matches!(m.known(&other, 0, 1), Known::Nothing));
+        assert!(matches!(m.known(&found_on, 0, 2), Known::Nothing));
 
-        remember_breaker(&found_on, 1, 2);
-        assert!(breaks(&found_on, 1, 2));
-        assert!(breaks(&smaller, 1, 2));
-        assert!(!breaks(&other, 1, 2));
-        forget_breakers();
-        assert!(!breaks(&found_on, 1, 2));
-        assert!(matches!(known(&found_on, 0, 1), Known::Unbroken));
+        m.remember_breaker(&found_on, 1, 2);
+        assert!(m.breaks(&found_on, 1, 2));
+        assert!(m.breaks(&smaller, 1, 2));
+        assert!(!m.breaks(&other, 1, 2));
+        m.forget_breakers();
+        assert!(!m.breaks(&found_on, 1, 2));
+        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken));
 
         // Another layout starts over.
-        open(&standard(9).unwrap());
-        assert!(matches!(known(&found_on, 0, 1), Known::Nothing));
+        m.open(&standard(9).unwrap());
+        assert!(matches!(m.known(&found_on, 0, 1), Known::Nothing));
     }
 }

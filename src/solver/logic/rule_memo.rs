@@ -1,4 +1,5 @@
-//! Results of the run and cage rules by line state, kept per thread.
+//! Results of the run and cage rules by line state, kept in the caller's
+//! [`SolverMemory`](super::SolverMemory).
 //!
 //! Forcing nets ask a rule about the same masks of a line again and again: hundreds of
 //! branches per search, and the searches of successive steps, meet the same states. The
@@ -33,27 +34,22 @@ impl RuleOut {
 /// Which sets a rule allows: its kind (run or cage), length, largest digit and sum.
 pub type RuleSig = (u8, u8, u8, u16);
 
-/// Packed slots (a power of two; 16 MB per thread).
+/// Packed slots (a power of two; 16 MB per memory, allocated on first insert).
 const PACKED_BITS: u32 = 19;
 /// Full-key slots for wider houses (a power of two).
 const WIDE_BITS: u32 = 14;
 
 type WideKey = (RuleSig, [u16; 16]);
 
-struct Memo {
+/// The memo; both tables are empty until their first insert (most walks never ask a run
+/// or cage rule through a net).
+#[derive(Default)]
+pub struct Memo {
     /// `[key, result]`, both packed; a zero key is an empty slot (a packed key holds its
     /// length, never zero).
     packed: Vec<[u128; 2]>,
     wide: Vec<Option<(WideKey, RuleOut)>>,
     hasher: FixedState,
-}
-
-thread_local! {
-    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo {
-        packed: vec![[0; 2]; 1 << PACKED_BITS],
-        wide: vec![None; 1 << WIDE_BITS],
-        hasher: FixedState::default(),
-    });
 }
 
 /// Mask width of a packed line: digits 1 to 9.
@@ -119,48 +115,50 @@ impl Memo {
     }
 }
 
-/// The cached result of the rule `sig` on `masks` (at most 16 cells), if any.
-pub fn get(sig: RuleSig, masks: &[u16]) -> Option<RuleOut> {
-    MEMO.with(|m| {
-        let m = m.borrow();
+impl Memo {
+    /// The cached result of the rule `sig` on `masks` (at most 16 cells), if any.
+    pub fn get(&self, sig: RuleSig, masks: &[u16]) -> Option<RuleOut> {
         match pack_key(sig, masks) {
             Some(k) => {
-                let [key, out] = m.packed[slot(k)];
+                let [key, out] = *self.packed.get(slot(k))?;
                 (key == k).then(|| unpack_out(out, masks.len()))
             }
             None => {
                 let key = wide_key(sig, masks);
-                match &m.wide[m.wide_slot(&key)] {
+                match self.wide.get(self.wide_slot(&key))? {
                     Some((k, r)) if *k == key => Some(*r),
                     _ => None,
                 }
             }
         }
-    })
-}
+    }
 
-/// Caches `r` as the result of the rule `sig` on `masks`; a newer key evicts an older one.
-pub fn insert(sig: RuleSig, masks: &[u16], r: &RuleOut) {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
+    /// Caches `r` as the result of the rule `sig` on `masks`; a newer key evicts an older
+    /// one.
+    pub fn insert(&mut self, sig: RuleSig, masks: &[u16], r: &RuleOut) {
         match pack_key(sig, masks) {
-            Some(k) => m.packed[slot(k)] = [k, pack_out(r, masks.len())],
+            Some(k) => {
+                if self.packed.is_empty() {
+                    self.packed = vec![[0; 2]; 1 << PACKED_BITS];
+                }
+                self.packed[slot(k)] = [k, pack_out(r, masks.len())];
+            }
             None => {
+                if self.wide.is_empty() {
+                    self.wide = vec![None; 1 << WIDE_BITS];
+                }
                 let key = wide_key(sig, masks);
-                let i = m.wide_slot(&key);
-                m.wide[i] = Some((key, *r));
+                let i = self.wide_slot(&key);
+                self.wide[i] = Some((key, *r));
             }
         }
-    })
-}
+    }
 
-/// Empties this thread's memo.
-pub fn clear() {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        m.packed.fill([0; 2]);
-        m.wide.fill(None);
-    })
+    /// Empties the memo (keeping its tables).
+    pub fn clear(&mut self) {
+        self.packed.fill([0; 2]);
+        self.wide.fill(None);
+    }
 }
 
 #[cfg(test)]
@@ -197,16 +195,20 @@ mod tests {
             ],
             0b111,
         );
+        let mut m = Memo::default();
         assert!(pack_key(sig, &masks).is_some());
-        insert(sig, &masks, &r);
-        assert_eq!(get(sig, &masks), Some(r));
+        assert_eq!(m.get(sig, &masks), None);
+        m.insert(sig, &masks, &r);
+        assert_eq!(m.get(sig, &masks), Some(r));
         // Another signature or one more digit in a mask is another key.
-        assert_eq!(get((2, 5, 9, 0), &masks), None);
+        assert_eq!(m.get((2, 5, 9, 0), &masks), None);
         let mut other = masks;
         other[3] |= 0b10;
-        assert_eq!(get(sig, &other), None);
-        insert((1, 5, 9, 0), &other, &RuleOut::BROKEN);
-        assert_eq!(get(sig, &other), Some(RuleOut::BROKEN));
+        assert_eq!(m.get(sig, &other), None);
+        m.insert((1, 5, 9, 0), &other, &RuleOut::BROKEN);
+        assert_eq!(m.get(sig, &other), Some(RuleOut::BROKEN));
+        m.clear();
+        assert_eq!(m.get(sig, &masks), None);
     }
 
     #[test]
@@ -215,7 +217,9 @@ mod tests {
         let masks = [0xFFFF; 10];
         assert!(pack_key(sig, &masks).is_none());
         let r = out(&[0x1234; 10], 0x8000);
-        insert(sig, &masks, &r);
-        assert_eq!(get(sig, &masks), Some(r));
+        let mut m = Memo::default();
+        assert_eq!(m.get(sig, &masks), None);
+        m.insert(sig, &masks, &r);
+        assert_eq!(m.get(sig, &masks), Some(r));
     }
 }

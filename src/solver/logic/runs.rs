@@ -364,17 +364,17 @@ type PairResult = Option<(Vec<u16>, Vec<Vec<u8>>)>;
 /// Entries kept before the memo starts afresh (a few MB).
 const MEMO_CAP: usize = 1 << 16;
 
-thread_local! {
-    /// Pair searches already made on this thread. The rater and the generator walk
-    /// position after position, and most pairs of lines do not change from one step to
-    /// the next: the search is a pure function of its key, so its answer is reused.
-    static PAIR_MEMO: std::cell::RefCell<std::collections::HashMap<PairKey, PairResult, foldhash::fast::FixedState>> =
-        Default::default();
-}
+/// Pair searches already made in this memory. The rater and the generator walk position
+/// after position, and most pairs of lines do not change from one step to the next: the
+/// search is a pure function of its key, so its answer is reused.
+#[derive(Default)]
+pub struct PairMemo(std::collections::HashMap<PairKey, PairResult, foldhash::fast::FixedState>);
 
-/// Empties this thread's pair memo.
-pub(super) fn clear_memo() {
-    PAIR_MEMO.with(|m| m.borrow_mut().clear());
+impl PairMemo {
+    /// Empties the memo.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
 }
 
 /// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
@@ -398,17 +398,16 @@ fn pair_support(ctx: &Ctx, shape: &PairShape) -> PairResult {
         conflict: shape.conflict,
         lines: shape.lines,
     };
-    if let Some(hit) = PAIR_MEMO.with(|m| m.borrow().get(&key).cloned()) {
+    let hit = ctx.mem.pairs.borrow().0.get(&key).cloned();
+    if let Some(hit) = hit {
         return hit;
     }
     let result = pair_search(&key);
-    PAIR_MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_CAP {
-            m.clear();
-        }
-        m.insert(key, result.clone());
-    });
+    let mut memo = ctx.mem.pairs.borrow_mut();
+    if memo.0.len() >= MEMO_CAP {
+        memo.0.clear();
+    }
+    memo.0.insert(key, result.clone());
     result
 }
 

@@ -174,6 +174,6 @@ mod tests {
             }
         }
         assert!(!find_all(&g, "hidden-single").is_empty());
-        assert!(next_step(&g, None).is_some());
+        assert!(next_step(&g, None, &mut super::super::SolverMemory::new()).is_some());
     }
 }

@@ -1,0 +1,82 @@
+//! [`SolverMemory`]: what a walk over one puzzle remembers between positions, owned by
+//! whoever walks (the rater, `explain`, the generator, each hint worker of the player) and
+//! handed to every search by `&mut`.
+//!
+//! Most of it only saves time: the run and cage rule memo, the run-pair memo, the ends of
+//! unbroken nested branches and the per-layout tables are pure functions of their keys, so
+//! a warm memory gives the same step as a fresh one. One part chooses steps: the nested
+//! forcing-net *breakers* remembered from earlier positions are tried first, so a warm
+//! memory may show a different (always sound) Forcing Net than a fresh one. The rater,
+//! `explain` and the generator therefore start each puzzle with a fresh memory, and their
+//! output depends on the puzzle alone; the player's hint worker keeps one per game, which is
+//! what makes the later hints of a hard honeycomb fast.
+//!
+//! The searches read the memory through a shared [`Ctx`](super::Ctx), so its parts sit in
+//! `RefCell`s; each borrow lasts one lookup or one insert.
+
+use super::nest_memory::Memory as NestMemory;
+use super::rule_memo::Memo as RuleMemo;
+use super::runs::PairMemo;
+use super::Tables;
+use crate::geometry::Geometry;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// Layouts whose tables are kept: a walk has one; jigsaw and killer change per puzzle.
+const TABLES_KEPT: usize = 8;
+
+/// Memory a walk over a puzzle carries from position to position (see the module docs).
+/// Cheap to create: the large tables are allocated on first use.
+#[derive(Default)]
+pub struct SolverMemory {
+    pub(super) rules: RefCell<RuleMemo>,
+    pub(super) pairs: RefCell<PairMemo>,
+    pub(super) nest: RefCell<NestMemory>,
+    tables: RefCell<Vec<(Arc<Geometry>, Arc<Tables>)>>,
+}
+
+impl SolverMemory {
+    /// An empty memory.
+    pub fn new() -> SolverMemory {
+        SolverMemory::default()
+    }
+
+    /// Forgets the remembered breakers (the only part that chooses steps), keeping what
+    /// only saves time: the next step depends on the position alone.
+    pub fn forget_breakers(&mut self) {
+        self.nest.get_mut().forget_breakers();
+    }
+
+    /// Forgets everything but the layout tables (benchmarks time a first hint with it).
+    pub fn forget(&mut self) {
+        self.rules.get_mut().clear();
+        self.pairs.get_mut().clear();
+        *self.nest.get_mut() = NestMemory::default();
+    }
+
+    /// The tables of a geometry, built once per layout (by identity, else by value).
+    pub(super) fn tables(&self, g: &Arc<Geometry>) -> Arc<Tables> {
+        let mut kept = self.tables.borrow_mut();
+        if let Some((_, t)) = kept.iter().find(|(k, _)| Arc::ptr_eq(k, g) || **k == **g) {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(Tables::build(g));
+        if kept.len() >= TABLES_KEPT {
+            kept.remove(0);
+        }
+        kept.push((Arc::clone(g), Arc::clone(&t)));
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hint worker moves its memory into its own thread.
+    #[test]
+    fn a_memory_can_move_to_another_thread() {
+        fn is_send<T: Send>() {}
+        is_send::<SolverMemory>();
+    }
+}
