@@ -132,14 +132,14 @@ fn nonsense_numbers_are_usage_errors() {
     let f = file_with(&format!("{}\n", pattern_puzzle()));
     let cases: [(&[&str], &str); 6] = [
         (&["generate", "--count", "0"], "--count"),
-        (&["generate", "--count", "-1"], "--count"),
+        (&["generate", "--count=-1"], "--count"),
         (&["generate", "--size", "7"], "4, 6, 9 or 16"),
         (&["bench", "--threads", "0"], "--threads"),
         (
             &["bench", "--generate", "--count", "1", "--budget", "NaN"],
             "finite",
         ),
-        (&["bench", "--generate", "--budget", "-2"], "finite"),
+        (&["bench", "--generate", "--budget=-2"], "finite"),
     ];
     for (args, message) in cases {
         let mut cmd = termdoku();
