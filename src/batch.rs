@@ -1,12 +1,15 @@
 //! Runs a function over a stream of items on every core, keeping the input order.
 
-/// Maps `items` in chunks over `threads` workers; `emit` sees results in input order.
+use std::ops::ControlFlow;
+
+/// Maps `items` in chunks over `threads` workers; `emit` sees results in input order and
+/// may stop the whole run (its reader went away): no further item is read or mapped.
 pub fn map_ordered<T: Sync, R: Send>(
     items: impl Iterator<Item = T>,
     threads: usize,
     chunk: usize,
     f: impl Fn(&T) -> R + Sync,
-    mut emit: impl FnMut(T, R),
+    mut emit: impl FnMut(T, R) -> ControlFlow<()>,
 ) {
     let threads = threads.max(1);
     let mut items = items.peekable();
@@ -28,7 +31,9 @@ pub fn map_ordered<T: Sync, R: Send>(
             })
         };
         for (item, r) in batch.into_iter().zip(results) {
-            emit(item, r);
+            if emit(item, r).is_break() {
+                return;
+            }
         }
     }
 }
@@ -40,10 +45,37 @@ pub fn default_threads() -> usize {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
+    #[test]
+    fn a_break_stops_reading_input() {
+        let mut read = 0;
+        let items = (0..1_000_000u32).inspect(|_| read += 1);
+        let mut seen = 0;
+        super::map_ordered(items, 2, 8, |x| *x, |_, _| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(seen, 3);
+        assert!(read <= 16, "read {read} items after the stop");
+    }
     #[test]
     fn keeps_order_across_threads() {
         let mut out = Vec::new();
-        super::map_ordered(0..1000u32, 2, 7, |x| x * 2, |x, r| out.push((x, r)));
+        super::map_ordered(
+            0..1000u32,
+            2,
+            7,
+            |x| x * 2,
+            |x, r| {
+                out.push((x, r));
+                ControlFlow::Continue(())
+            },
+        );
         assert_eq!(out.len(), 1000);
         assert!(out
             .iter()

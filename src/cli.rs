@@ -3,10 +3,13 @@
 use crate::batch;
 use crate::format::{self, LineReader, ParseError};
 use crate::progress::Progress;
+use crate::generate::{Level, Symmetry};
 use crate::puzzle::{Puzzle, Variant};
 use crate::solver::exact;
-use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{BufRead, Write};
+use clap::{Parser, Subcommand};
+use output::Output;
+use std::io::BufRead;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -21,27 +24,6 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum VariantArg {
-    Standard,
-    Diagonal,
-    Jigsaw,
-    Killer,
-    Honeycomb,
-}
-
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Variant {
-        match v {
-            VariantArg::Standard => Variant::Standard,
-            VariantArg::Diagonal => Variant::Diagonal,
-            VariantArg::Jigsaw => Variant::Jigsaw,
-            VariantArg::Killer => Variant::Killer,
-            VariantArg::Honeycomb => Variant::Honeycomb,
-        }
-    }
-}
-
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The full-screen player (the default with no subcommand): resumes the last game, or
@@ -50,15 +32,15 @@ pub enum Command {
         /// A puzzle file (TOML or line format) or a line-format string.
         puzzle: Option<String>,
         #[arg(long, value_enum)]
-        variant: Option<VariantArg>,
-        /// easy, medium, hard, unfair or extreme (from the puzzles/ folder).
-        #[arg(long)]
-        difficulty: Option<String>,
+        variant: Option<Variant>,
+        /// The level of a new game (from the puzzles/ folder).
+        #[arg(long, value_enum)]
+        difficulty: Option<Level>,
     },
     /// Solve puzzles: one answer line per input puzzle line.
     Solve {
         #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        variant: Variant,
         /// Print the number of solutions: 0, 1 or 2+.
         #[arg(long, conflicts_with = "first")]
         count: bool,
@@ -73,7 +55,7 @@ pub enum Command {
     /// Show the next logical step of a puzzle.
     Hint {
         #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        variant: Variant,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -83,7 +65,7 @@ pub enum Command {
     /// Show the whole logical solution path of a puzzle.
     Explain {
         #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        variant: Variant,
         /// One JSON object per step, then a summary object.
         #[arg(long)]
         json: bool,
@@ -93,7 +75,7 @@ pub enum Command {
     /// Rate puzzles: level and score per puzzle line.
     Rate {
         #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        variant: Variant,
         /// A line-format file, a TOML puzzle file, or - for standard input (the default).
         file: Option<String>,
     },
@@ -102,28 +84,28 @@ pub enum Command {
     Bench {
         /// The variant (default standard; with --generate, every variant).
         #[arg(long, value_enum)]
-        variant: Option<VariantArg>,
+        variant: Option<Variant>,
         /// Measure the logic solver (rating every puzzle) instead of the exact solver.
         #[arg(long, conflicts_with = "generate")]
         logic: bool,
         /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=values::MAX_THREADS))]
+        threads: Option<u64>,
         /// Time the generator: median, p95, max and mean CPU time per puzzle for each
         /// variant and level, over --count puzzles of --seed.
         #[arg(long)]
         generate: bool,
         /// With --generate: one level instead of all five.
-        #[arg(long, requires = "generate")]
-        difficulty: Option<String>,
+        #[arg(long, value_enum, requires = "generate")]
+        difficulty: Option<Level>,
         /// With --generate: puzzles per variant and level.
-        #[arg(long, default_value_t = 100)]
-        count: usize,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        count: u64,
         /// With --generate: the seed (puzzles are deterministic per seed).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// With --generate: CPU seconds after which a variant and level stops early.
-        #[arg(long, default_value_t = 60.0)]
+        #[arg(long, default_value_t = 60.0, value_parser = values::seconds)]
         budget: f64,
         /// With --generate: print each row's clue-count histogram.
         #[arg(long, requires = "generate")]
@@ -144,7 +126,7 @@ pub enum Command {
         #[arg(long, value_enum)]
         format: ExportFormat,
         #[arg(long, value_enum, default_value = "standard")]
-        variant: VariantArg,
+        variant: Variant,
         /// A line-format string or a puzzle file.
         puzzle: String,
     },
@@ -171,8 +153,8 @@ pub fn run(command: Command) -> i32 {
             difficulty,
         } => crate::tui::play(crate::tui::PlayArgs {
             puzzle,
-            variant: variant.map(Into::into),
-            difficulty,
+            variant,
+            difficulty: difficulty.map(|l| l.name().to_string()),
         }),
         Command::Solve {
             variant,
@@ -187,19 +169,19 @@ pub fn run(command: Command) -> i32 {
             } else {
                 SolveMode::Unique
             };
-            solve_command(variant.into(), mode, file.as_deref())
+            solve_command(variant, mode, file.as_deref())
         }
         Command::Hint {
             variant,
             json,
             puzzle,
-        } => logic_cli::hint(variant.into(), json, &puzzle),
+        } => logic_cli::hint(variant, json, &puzzle),
         Command::Explain {
             variant,
             json,
             puzzle,
-        } => logic_cli::explain(variant.into(), json, &puzzle),
-        Command::Rate { variant, file } => logic_cli::rate(variant.into(), file.as_deref()),
+        } => logic_cli::explain(variant, json, &puzzle),
+        Command::Rate { variant, file } => logic_cli::rate(variant, file.as_deref()),
         Command::Bench {
             generate: true,
             variant,
@@ -210,22 +192,9 @@ pub fn run(command: Command) -> i32 {
             givens,
             ..
         } => {
-            let levels = match difficulty.as_deref().map(crate::generate::parse_level) {
-                None => crate::generate::LEVELS.to_vec(),
-                Some(Some(l)) => vec![l],
-                Some(None) => {
-                    eprintln!("termdoku: unknown difficulty (expected easy, medium, hard, unfair or extreme)");
-                    return EXIT_USAGE;
-                }
-            };
+            let levels = difficulty.map_or_else(|| Level::ALL.to_vec(), |l| vec![l]);
             gen_bench::run(&gen_bench::GenBench {
-                variants: match variant {
-                    Some(v) => vec![v.into()],
-                    None => VariantArg::value_variants()
-                        .iter()
-                        .map(|&v| v.into())
-                        .collect(),
-                },
+                variants: variant.map_or_else(|| Variant::ALL.to_vec(), |v| vec![v]),
                 levels,
                 count,
                 seed,
@@ -242,7 +211,8 @@ pub fn run(command: Command) -> i32 {
             file: Some(file),
             ..
         } => {
-            let variant = variant.map_or(Variant::Standard, Variant::from);
+            let variant = variant.unwrap_or_default();
+            let threads = threads.map(|t| t as usize);
             if logic {
                 logic_cli::bench(variant, threads, &file, slowest, cold)
             } else {
@@ -258,21 +228,41 @@ pub fn run(command: Command) -> i32 {
             format: ExportFormat::Lp,
             variant,
             puzzle,
-        } => match crate::format::load_puzzle(&puzzle, variant.into()) {
-            Ok(p) => {
-                print!("{}", crate::export::lp(&p));
-                EXIT_OK
-            }
-            Err(e) => {
-                eprintln!("termdoku: {e}");
-                EXIT_USAGE
-            }
-        },
+        } => export_command(variant, &puzzle),
     }
 }
 
+/// `export --format lp`: refuses (exit 1) a puzzle whose givens clash or that has no
+/// solution, since any feasible point of the program is meant to be the solution.
+fn export_command(variant: Variant, arg: &str) -> i32 {
+    let puzzle = match crate::format::load_puzzle(arg, variant) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let problem = if !puzzle.conflicts().is_empty() {
+        Some(clash_message(&puzzle))
+    } else if exact::solve(&puzzle, 1).count == 0 {
+        Some("unsolvable".to_string())
+    } else {
+        None
+    };
+    if let Some(m) = problem {
+        eprintln!("{}: {m}", logic_cli::place(arg));
+        return EXIT_PUZZLE;
+    }
+    let mut out = Output::buffered();
+    let _ = out.text(format_args!("{}", crate::export::lp(&puzzle)));
+    out.finish(EXIT_OK)
+}
+
 mod gen_bench;
+mod gen_limits;
 mod logic_cli;
+mod output;
+mod values;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SolveMode {
@@ -300,7 +290,7 @@ fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), P
                 source,
             };
             if path.ends_with(".toml") {
-                let bytes = std::fs::read(path).map_err(io)?;
+                let bytes = format::read_small_file(std::path::Path::new(path))?;
                 let p = format::parse_toml(&bytes, path)?;
                 return Ok((path.into(), Box::new(std::iter::once(Ok((1, Some(p)))))));
             }
@@ -337,10 +327,7 @@ fn toml_folder(path: &str) -> Result<(String, Items), ParseError> {
     files.sort();
     let items = files.into_iter().enumerate().map(|(i, f)| {
         let name = f.display().to_string();
-        let bytes = std::fs::read(&f).map_err(|source| ParseError::Io {
-            file: name.clone(),
-            source,
-        })?;
+        let bytes = format::read_small_file(&f)?;
         Ok((i + 1, Some(format::parse_toml(&bytes, &name)?)))
     });
     Ok((path.into(), Box::new(items)))
@@ -362,8 +349,7 @@ fn solve_command(variant: Variant, mode: SolveMode, file: Option<&str>) -> i32 {
         }
     };
     let limit = if mode == SolveMode::First { 1 } else { 2 };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = Output::buffered();
     let mut status = EXIT_OK;
     let mut seen_any = false;
     batch::map_ordered(
@@ -371,75 +357,84 @@ fn solve_command(variant: Variant, mode: SolveMode, file: Option<&str>) -> i32 {
         batch::default_threads(),
         512,
         |item| match item {
-            Ok((_, Some(p))) => Some(exact::solve(p, limit)),
+            Ok((_, Some(p))) if p.conflicts().is_empty() => Some(exact::solve(p, limit)),
             _ => None,
         },
         |item, result| {
             let (line, puzzle) = match item {
                 Ok((line, Some(p))) => (line, p),
-                Ok((_, None)) => return,
+                Ok((_, None)) => return ControlFlow::Continue(()),
                 Err(e) => {
                     eprintln!("termdoku: {e}");
-                    let _ = writeln!(out, "error");
                     status = EXIT_USAGE;
                     seen_any = true;
-                    return;
+                    return out.line("error");
                 }
             };
             seen_any = true;
-            let Some(s) = result else { return };
-            let problem = if let Some(&(a, b)) = puzzle.conflicts().first() {
-                let g = puzzle.geometry();
-                Some(format!(
-                    "invalid: {} and {} both hold {}",
-                    g.cell_name(a),
-                    g.cell_name(b),
-                    puzzle.givens[a]
-                ))
-            } else {
-                match s.count {
-                    0 => Some("unsolvable".to_string()),
-                    1 => None,
-                    _ if mode == SolveMode::Unique => Some("multiple solutions".to_string()),
-                    _ => None,
-                }
+            let Some(s) = result else {
+                // Clashing givens: the same word and message in every command.
+                eprintln!("{name}:{line}: {}", clash_message(&puzzle));
+                status = status.max(EXIT_PUZZLE);
+                return out.line(if mode == SolveMode::Count { "0" } else { INVALID });
             };
-            let text = match mode {
-                SolveMode::Count => match s.count {
-                    0 => "0".to_string(),
-                    1 => "1".to_string(),
-                    _ => "2+".to_string(),
-                },
-                _ => match (&s.first, s.count) {
-                    (None, _) => "unsolvable".to_string(),
-                    (Some(_), n) if n > 1 && mode == SolveMode::Unique => "multiple".to_string(),
-                    (Some(v), _) => solution_line(v),
-                },
+            let problem = match s.count {
+                0 => Some("unsolvable"),
+                1 => None,
+                _ if mode == SolveMode::Unique => Some("multiple solutions"),
+                _ => None,
             };
-            let _ = writeln!(out, "{text}");
             if let Some(p) = problem {
                 if mode != SolveMode::Count || s.count == 0 {
                     eprintln!("{name}:{line}: {p}");
                 }
-                if status == EXIT_OK {
-                    status = EXIT_PUZZLE;
-                }
+                status = status.max(EXIT_PUZZLE);
+            }
+            match mode {
+                SolveMode::Count => out.line(match s.count {
+                    0 => "0",
+                    1 => "1",
+                    _ => "2+",
+                }),
+                _ => match (&s.first, s.count) {
+                    (None, _) => out.line("unsolvable"),
+                    (Some(_), n) if n > 1 && mode == SolveMode::Unique => out.line("multiple"),
+                    (Some(v), _) => out.line(solution_line(v)),
+                },
             }
         },
     );
-    if out.flush().is_err() {
-        return EXIT_USAGE;
-    }
-    if !seen_any {
+    if !seen_any && !out.closed() {
         eprintln!("termdoku: {name}: empty input (expected puzzle lines)");
         return EXIT_USAGE;
     }
-    status
+    out.finish(status)
+}
+
+/// The word printed for a puzzle whose givens clash (two equal digits in one house), by
+/// every command: `solve`, `rate`, `hint`, `explain`, `export`.
+pub const INVALID: &str = "invalid";
+
+/// "invalid: r1c1 and r1c5 both hold 7" for the first clash of a puzzle.
+pub(crate) fn clash_message(puzzle: &Puzzle) -> String {
+    match puzzle.conflicts().first() {
+        Some(&(a, b)) => {
+            let g = puzzle.geometry();
+            format!(
+                "{INVALID}: {} and {} both hold {}",
+                g.cell_name(a),
+                g.cell_name(b),
+                crate::geometry::digit_char(puzzle.givens[a])
+            )
+        }
+        None => INVALID.to_string(),
+    }
 }
 
 fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Path) -> i32 {
     let threads = threads.unwrap_or_else(batch::default_threads);
     let name = file.display().to_string();
+    let mut out = Output::per_line();
     for (label, limit) in [("first solution", 1), ("solve + uniqueness", 2)] {
         let start = Instant::now();
         let (_, items) = match open_input(Some(&name), variant) {
@@ -460,7 +455,11 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
                 _ => None,
             },
             |item, result| {
-                if item.is_err() {
+                if let Err(e) = item {
+                    // The first pass names each unreadable line; the second only counts.
+                    if limit == 1 {
+                        eprintln!("termdoku: {e}");
+                    }
                     errors += 1;
                 }
                 if let Some(c) = result {
@@ -468,11 +467,16 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
                     counts[c.min(2)] += 1;
                     progress.add(1);
                 }
+                ControlFlow::Continue(())
             },
         );
         drop(progress);
+        if puzzles == 0 {
+            eprintln!("termdoku: {name}: no puzzles to time (expected puzzle lines)");
+            return EXIT_USAGE;
+        }
         let secs = start.elapsed().as_secs_f64();
-        println!(
+        let line = format!(
             "{name}: {label}: {puzzles} puzzles in {secs:.3} s = {:.0} puzzles/s ({threads} threads; {} none, {} one, {} more{})",
             puzzles as f64 / secs.max(1e-9),
             counts[0],
@@ -480,30 +484,36 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
             counts[2],
             if errors > 0 { format!(", {errors} unreadable lines") } else { String::new() }
         );
+        if out.line(line).is_break() {
+            break;
+        }
+        if errors > 0 && limit == 2 {
+            // Timed anyway, but the input was not all read: design.md's exit status 2.
+            return out.finish(EXIT_USAGE);
+        }
     }
-    EXIT_OK
+    out.finish(EXIT_OK)
 }
 
 /// The options of `generate`.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
     #[arg(long, value_enum, default_value = "standard")]
-    variant: VariantArg,
-    /// easy, medium, hard, unfair or extreme (default medium; with --technique, the
-    /// highest level allowed, by default the technique's own).
-    #[arg(long)]
-    difficulty: Option<String>,
+    variant: Variant,
+    /// The level (default medium; with --technique, the highest level allowed, by default
+    /// the technique's own).
+    #[arg(long, value_enum)]
+    difficulty: Option<Level>,
     /// How many puzzles; each is printed as soon as it is found.
-    #[arg(long, default_value_t = 1)]
-    count: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
     /// Seed of the run: the same seed gives the same puzzles (default: from the clock,
     /// reported on stderr).
     #[arg(long)]
     seed: Option<u64>,
-    /// Clue symmetry: none, rotate180, rotate90, mirror or diagonal (default rotate180;
-    /// none for killer).
-    #[arg(long)]
-    symmetry: Option<String>,
+    /// Clue symmetry (default rotate180; none for killer).
+    #[arg(long, value_enum)]
+    symmetry: Option<Symmetry>,
     /// Print TOML instead of lines (always for jigsaw and killer): a puzzle file for one
     /// puzzle, a collection of `[[puzzle]]` tables for several.
     #[arg(long)]
@@ -512,7 +522,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     technique: Option<String>,
     /// Grid side for square variants: 4, 6, 9 or 16.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = values::grid_size)]
     size: usize,
     /// Print each puzzle's generation time and a median / p95 summary on stderr.
     #[arg(long)]
@@ -520,34 +530,22 @@ pub struct GenerateArgs {
 }
 
 fn generate_command(a: GenerateArgs) -> i32 {
-    use crate::generate::{self, Generator, Options, Symmetry};
-    let variant = Variant::from(a.variant);
-    let level = match (&a.difficulty, &a.technique) {
-        (Some(d), _) => match generate::parse_level(d) {
-            Some(l) => l,
-            None => {
-                eprintln!(
-                    "termdoku: unknown difficulty '{d}' (expected easy, medium, hard, unfair or extreme)"
-                );
-                return EXIT_USAGE;
-            }
-        },
+    use crate::generate::{self, Generator, Options};
+    let variant = a.variant;
+    let level = match (a.difficulty, &a.technique) {
+        (Some(l), _) => l,
         (None, Some(t)) => generate::rating::technique_level(t),
-        (None, None) => generate::Level::Medium,
+        (None, None) => Level::Medium,
     };
+    if let Some(why) = gen_limits::unsupported(variant, a.size, level) {
+        eprintln!("termdoku: {why}");
+        return EXIT_USAGE;
+    }
     let mut opts = Options::new(variant, level);
     opts.size = a.size;
     opts.technique = a.technique.clone();
-    if let Some(s) = &a.symmetry {
-        match Symmetry::parse(s) {
-            Some(sym) => opts.symmetry = sym,
-            None => {
-                eprintln!(
-                    "termdoku: unknown symmetry '{s}' (expected none, rotate180, rotate90, mirror or diagonal)"
-                );
-                return EXIT_USAGE;
-            }
-        }
+    if let Some(sym) = a.symmetry {
+        opts.symmetry = sym;
     }
     let seed = a.seed.unwrap_or_else(|| {
         let s = std::time::SystemTime::now()
@@ -564,11 +562,11 @@ fn generate_command(a: GenerateArgs) -> i32 {
         }
     };
     let toml = a.toml || matches!(variant, Variant::Jigsaw | Variant::Killer);
-    let progress = Progress::start("generating", a.count);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut times = Vec::with_capacity(a.count);
-    for i in 0..a.count as u64 {
+    let progress = Progress::start("generating", usize::try_from(a.count).unwrap_or(0));
+    let mut out = Output::per_line();
+    // Grows with the puzzles printed, never ahead of them (--count may be huge).
+    let mut times = Vec::new();
+    for i in 0..a.count {
         let start = Instant::now();
         let result = generator.generate(i);
         let elapsed = start.elapsed();
@@ -581,7 +579,9 @@ fn generate_command(a: GenerateArgs) -> i32 {
             }
         };
         progress.add(1);
-        times.push(elapsed);
+        if a.stats {
+            times.push(elapsed);
+        }
         let r = &g.rating;
         let level = generate::level_name(r.level);
         let text = if toml {
@@ -601,12 +601,8 @@ fn generate_command(a: GenerateArgs) -> i32 {
         } else {
             format!("{}  # {level} {}\n", format::write_line(&g.puzzle), r.score)
         };
-        if out
-            .write_all(text.as_bytes())
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            return EXIT_USAGE;
+        if out.text(format_args!("{text}")).is_break() {
+            break;
         }
         if a.stats {
             eprintln!(
@@ -634,5 +630,5 @@ fn generate_command(a: GenerateArgs) -> i32 {
             total / times.len() as f64
         );
     }
-    EXIT_OK
+    out.finish(EXIT_OK)
 }

@@ -1,6 +1,7 @@
 //! `termdoku bench --generate`: generator speed per variant and level, as CPU time per
 //! puzzle (the thread's own clock, so other processes on a shared machine barely move it).
 
+use super::output::Output;
 use super::EXIT_OK;
 use crate::generate::{Generator, Level, Options};
 use crate::puzzle::Variant;
@@ -10,7 +11,7 @@ use std::time::Duration;
 pub struct GenBench {
     pub variants: Vec<Variant>,
     pub levels: Vec<Level>,
-    pub count: usize,
+    pub count: u64,
     pub seed: u64,
     /// CPU seconds per row after which the row stops early (slow levels).
     pub budget: f64,
@@ -39,22 +40,26 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
 }
 
 pub fn run(b: &GenBench) -> i32 {
-    println!(
+    let mut out = Output::per_line();
+    let _ = out.line(format_args!(
         "generator CPU time per puzzle (seed {}, up to {} puzzles or {:.0} CPU s per row)",
         b.seed, b.count, b.budget
-    );
+    ));
     for &v in &b.variants {
         for &level in &b.levels {
+            if out.closed() {
+                return out.finish(EXIT_OK);
+            }
             let gen = match Generator::new(Options::new(v, level), b.seed) {
                 Ok(g) => g,
                 Err(e) => {
-                    println!("{v:<9} {:<7} {e}", level.name());
+                    let _ = out.line(format_args!("{v:<9} {:<7} {e}", level.name()));
                     continue;
                 }
             };
             let (mut ms, mut givens, mut attempts, mut failed) = (Vec::new(), Vec::new(), 0, 0);
             let mut spent = 0.0;
-            for i in 0..b.count as u64 {
+            for i in 0..b.count {
                 if spent > b.budget {
                     break;
                 }
@@ -75,7 +80,7 @@ pub fn run(b: &GenBench) -> i32 {
             givens.sort_unstable();
             let n = ms.len();
             let mean = ms.iter().sum::<f64>() / n.max(1) as f64;
-            println!(
+            let _ = out.line(format_args!(
                 "{v:<9} {:<7} n={n:<4} median {:>9.2} ms  p95 {:>9.2} ms  max {:>9.2} ms  mean {:>9.2} ms  attempts {:.1}  givens {}-{}{}",
                 level.name(),
                 quantile(&ms, 0.5),
@@ -86,7 +91,7 @@ pub fn run(b: &GenBench) -> i32 {
                 givens.first().copied().unwrap_or(0),
                 givens.last().copied().unwrap_or(0),
                 if failed > 0 { format!("  ({failed} gave up)") } else { String::new() },
-            );
+            ));
             if b.givens && !givens.is_empty() {
                 let mut hist = String::new();
                 let mut i = 0;
@@ -95,9 +100,9 @@ pub fn run(b: &GenBench) -> i32 {
                     hist.push_str(&format!(" {}:{k}", givens[i]));
                     i += k;
                 }
-                println!("  givens (count:puzzles){hist}");
+                let _ = out.line(format_args!("  givens (count:puzzles){hist}"));
             }
         }
     }
-    EXIT_OK
+    out.finish(EXIT_OK)
 }

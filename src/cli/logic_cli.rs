@@ -1,6 +1,7 @@
 //! `hint`, `explain`, `rate` and `bench --logic`: the logic solver on the command line.
 
-use super::{open_input, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
+use super::output::Output;
+use super::{clash_message, open_input, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
 use crate::batch;
 use crate::format;
 use crate::geometry::Geometry;
@@ -10,19 +11,13 @@ use crate::solver::exact;
 use crate::solver::logic::{self, Detail, Step};
 use crate::solver::rate::{self, Rating};
 use serde_json::json;
-use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// Why a puzzle cannot be coached: conflicting givens, no solution, or several.
 fn check(puzzle: &Puzzle) -> Result<Vec<u8>, String> {
-    if let Some(&(a, b)) = puzzle.conflicts().first() {
-        let g = puzzle.geometry();
-        return Err(format!(
-            "invalid: {} and {} both hold {}",
-            g.cell_name(a),
-            g.cell_name(b),
-            puzzle.givens[a]
-        ));
+    if !puzzle.conflicts().is_empty() {
+        return Err(clash_message(puzzle));
     }
     let s = exact::solve(puzzle, 2);
     match (s.count, s.first) {
@@ -38,15 +33,19 @@ fn load(arg: &str, variant: Variant) -> Result<(Puzzle, Vec<u8>), i32> {
         EXIT_USAGE
     })?;
     let sol = check(&puzzle).map_err(|m| {
-        let name = if std::path::Path::new(arg).is_file() {
-            format!("{arg}:1")
-        } else {
-            "<arg>:1".to_string()
-        };
-        eprintln!("{name}: {m}");
+        eprintln!("{}: {m}", place(arg));
         EXIT_PUZZLE
     })?;
     Ok((puzzle, sol))
+}
+
+/// Where a `PUZZLE` argument's puzzle is, for messages: `FILE:1` or `<arg>:1`.
+pub(super) fn place(arg: &str) -> String {
+    if std::path::Path::new(arg).is_file() {
+        format!("{arg}:1")
+    } else {
+        "<arg>:1".to_string()
+    }
 }
 
 /// The JSON object of one step (design.md section 4).
@@ -84,14 +83,6 @@ fn summary_json(r: &Rating) -> serde_json::Value {
     })
 }
 
-fn finish(out: &mut impl Write) -> i32 {
-    if out.flush().is_err() {
-        EXIT_USAGE
-    } else {
-        EXIT_OK
-    }
-}
-
 pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
     let (puzzle, sol) = match load(arg, variant) {
         Ok(x) => x,
@@ -99,22 +90,14 @@ pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
     };
     let grid = Grid::from_puzzle(&puzzle);
     let g = puzzle.geometry();
-    let mut out = std::io::stdout().lock();
-    match logic::next_step(&grid, Some(&sol), &mut logic::SolverMemory::new()) {
-        Some(step) if json => {
-            let _ = writeln!(out, "{}", step_json(&step, g));
-        }
-        Some(step) => {
-            let _ = writeln!(out, "{}", step.explain(g, Detail::Full));
-        }
-        None if json => {
-            let _ = writeln!(out, "{}", json!({"solved": true}));
-        }
-        None => {
-            let _ = writeln!(out, "The puzzle is already solved.");
-        }
-    }
-    finish(&mut out)
+    let mut out = Output::buffered();
+    let _ = match logic::next_step(&grid, Some(&sol), &mut logic::SolverMemory::new()) {
+        Some(step) if json => out.line(step_json(&step, g)),
+        Some(step) => out.line(step.explain(g, Detail::Full)),
+        None if json => out.line(json!({"solved": true})),
+        None => out.line("The puzzle is already solved."),
+    };
+    out.finish(EXIT_OK)
 }
 
 pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
@@ -124,19 +107,21 @@ pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
     };
     let (steps, rating) = rate::solve_grid(Grid::from_puzzle(&puzzle), Some(&sol));
     let g = puzzle.geometry();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = Output::buffered();
     for (i, step) in steps.iter().enumerate() {
-        let _ = if json {
-            writeln!(out, "{}", step_json(step, g))
+        let written = if json {
+            out.line(step_json(step, g))
         } else {
-            writeln!(out, "{:3}. {}", i + 1, step.explain(g, Detail::Full))
+            out.line(format_args!("{:3}. {}", i + 1, step.explain(g, Detail::Full)))
         };
+        if written.is_break() {
+            return out.finish(EXIT_OK);
+        }
     }
     let _ = if json {
-        writeln!(out, "{}", summary_json(&rating))
+        out.line(summary_json(&rating))
     } else {
-        writeln!(
-            out,
+        out.line(format_args!(
             "{} in {} steps: {} {} (hardest: {}; {} guess{})",
             if rating.solved { "Solved" } else { "Stopped" },
             rating.steps,
@@ -148,9 +133,9 @@ pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
                 .map_or("none", |t| t.name),
             rating.guesses,
             if rating.guesses == 1 { "" } else { "es" }
-        )
+        ))
     };
-    finish(&mut out)
+    out.finish(EXIT_OK)
 }
 
 /// "hard 1240", with guesses named when the logic had to take any.
@@ -170,7 +155,7 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = Output::per_line();
     let mut status = EXIT_OK;
     let mut seen = false;
     batch::map_ordered(
@@ -185,21 +170,18 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
         },
         |item, result| {
             let line = match item {
-                Ok((_, None)) => return,
+                Ok((_, None)) => return ControlFlow::Continue(()),
                 Ok((line, Some(_))) => line,
                 Err(e) => {
                     eprintln!("termdoku: {e}");
-                    let _ = writeln!(out, "error");
                     status = EXIT_USAGE;
                     seen = true;
-                    return;
+                    return out.line("error");
                 }
             };
             seen = true;
             match result {
-                Some(Ok(r)) => {
-                    let _ = writeln!(out, "{}", rating_line(&r));
-                }
+                Some(Ok(r)) => out.line(rating_line(&r)),
                 Some(Err(m)) => {
                     // The same words as `solve`: invalid, unsolvable, multiple.
                     let word = if m.starts_with("not unique") {
@@ -207,26 +189,21 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
                     } else if m.starts_with("unsolvable") {
                         "unsolvable"
                     } else {
-                        "invalid"
+                        super::INVALID
                     };
-                    let _ = writeln!(out, "{word}");
                     eprintln!("{name}:{line}: {m}");
-                    if status == EXIT_OK {
-                        status = EXIT_PUZZLE;
-                    }
+                    status = status.max(EXIT_PUZZLE);
+                    out.line(word)
                 }
-                None => {}
+                None => ControlFlow::Continue(()),
             }
         },
     );
-    if out.flush().is_err() {
-        return EXIT_USAGE;
-    }
-    if !seen {
+    if !seen && !out.closed() {
         eprintln!("termdoku: {name}: empty input (expected puzzle lines)");
         return EXIT_USAGE;
     }
-    status
+    out.finish(status)
 }
 
 pub fn bench(
@@ -245,14 +222,34 @@ pub fn bench(
             return EXIT_USAGE;
         }
     };
-    // Parse and solve exactly first, so the figure is the logic solver's alone.
-    let mut puzzles = Vec::new();
+    // Parse and solve exactly first, so the figure is the logic solver's alone. Like
+    // `rate`, only puzzles with one solution are rated: the others have no single
+    // logical path (and an empty 16x16 grid would take hours of guessing).
+    let (mut puzzles, mut unreadable, mut refused) = (Vec::new(), 0usize, 0usize);
     for item in items {
-        if let Ok((_, Some(p))) = item {
-            if let Some(sol) = exact::solve(&p, 1).first {
-                puzzles.push((p, sol));
+        match item {
+            Ok((_, None)) => {}
+            Ok((line, Some(p))) => match check(&p) {
+                Ok(sol) => puzzles.push((p, sol)),
+                Err(m) => {
+                    if refused < 3 {
+                        eprintln!("{name}:{line}: {m}: not timed");
+                    }
+                    refused += 1;
+                }
+            },
+            Err(e) => {
+                eprintln!("termdoku: {e}");
+                unreadable += 1;
             }
         }
+    }
+    if refused > 3 {
+        eprintln!("termdoku: {name}: {refused} puzzles not timed (invalid, unsolvable or not unique)");
+    }
+    if puzzles.is_empty() {
+        eprintln!("termdoku: {name}: no puzzle with one solution to time");
+        return EXIT_USAGE;
     }
     let progress = Progress::start("rating", puzzles.len());
     let start = Instant::now();
@@ -268,19 +265,23 @@ pub fn bench(
             no_guess += usize::from(r.solved && r.guesses == 0);
             steps += r.steps;
             progress.add(1);
+            ControlFlow::Continue(())
         },
     );
     drop(progress);
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    let mut out = Output::per_line();
+    let _ = out.line(format_args!(
         "{name}: logic rating: {n} puzzles in {secs:.3} s = {:.0} puzzles/s ({threads} threads; {} steps; {no_guess} finished without a guess = {:.1}%; {solved} solved)",
         n as f64 / secs.max(1e-9),
         steps,
         100.0 * no_guess as f64 / (n.max(1)) as f64
-    );
+    ));
     // One thread: a player waits for one hint at a time.
-    hint_latency(&name, &puzzles, 1, slowest, cold);
-    EXIT_OK
+    if !out.closed() {
+        hint_latency(&mut out, &name, &puzzles, 1, slowest, cold);
+    }
+    out.finish(if unreadable > 0 { EXIT_USAGE } else { EXIT_OK })
 }
 
 /// Times `next_step` on every position along each puzzle's solution path and prints the
@@ -290,6 +291,7 @@ pub fn bench(
 /// What searches remember between positions is dropped before each puzzle (the rating pass
 /// above saw the same positions), and with `cold` before each position too.
 fn hint_latency(
+    out: &mut Output,
     name: &str,
     puzzles: &[(Puzzle, Vec<u8>)],
     threads: usize,
@@ -326,6 +328,7 @@ fn hint_latency(
             count += 1;
             times.extend(t.into_iter().map(|(ms, k, tech)| (ms, count, k, tech)));
             progress.add(1);
+            ControlFlow::Continue(())
         },
     );
     drop(progress);
@@ -335,7 +338,7 @@ fn hint_latency(
             .get(((times.len() as f64 - 1.0) * q) as usize)
             .map_or(0.0, |t| t.0)
     };
-    println!(
+    let _ = out.line(format_args!(
         "{name}: next hint{} over {} positions: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
         if cold { " (cold)" } else { "" },
         times.len(),
@@ -343,8 +346,13 @@ fn hint_latency(
         pct(0.95),
         pct(0.99),
         times.last().map_or(0.0, |t| t.0)
-    );
+    ));
     for &(ms, puzzle, step, technique) in times.iter().rev().take(slowest) {
-        println!("  {ms:9.3} ms  puzzle {puzzle} step {step}: {technique}");
+        if out
+            .line(format_args!("  {ms:9.3} ms  puzzle {puzzle} step {step}: {technique}"))
+            .is_break()
+        {
+            break;
+        }
     }
 }

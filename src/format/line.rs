@@ -48,13 +48,15 @@ pub fn parse_line(
 ) -> Result<Option<Puzzle>, ParseError> {
     let full_len = bytes.len();
     let mut geometries = Geometries::default();
-    parse_line_measured(bytes, full_len, variant, file, line, &mut geometries)
+    parse_line_measured(bytes, full_len, 0, variant, file, line, &mut geometries)
 }
 
-/// `bytes` may be the first `MAX_KEPT` bytes of a line whose real length is `full_len`.
+/// `bytes` may be the first `MAX_KEPT` bytes of a line whose real length is `full_len`,
+/// after `lead` bytes of leading whitespace that were not kept (columns count them).
 fn parse_line_measured(
     bytes: &[u8],
     full_len: usize,
+    lead: usize,
     variant: Variant,
     file: &str,
     line: usize,
@@ -63,7 +65,7 @@ fn parse_line_measured(
     let pos = |col: usize| Pos {
         file: file.to_string(),
         line,
-        col,
+        col: lead.saturating_add(col),
     };
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
@@ -173,28 +175,39 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// Reads one line into `buf` (at most `MAX_KEPT` bytes); returns its full length, or None
-    /// at the end of input.
-    fn read_capped(&mut self) -> std::io::Result<Option<usize>> {
+    /// Reads one line into `buf` (at most `MAX_KEPT` bytes, leading whitespace left out so
+    /// that any amount of it cannot push the puzzle out of the kept part); returns the
+    /// line's length after that whitespace and the whitespace's length, or None at the end
+    /// of input.
+    fn read_capped(&mut self) -> std::io::Result<Option<(usize, usize)>> {
         self.buf.clear();
-        let mut total = 0;
+        let (mut total, mut lead) = (0usize, 0usize);
         let mut any = false;
         loop {
             let chunk = self.reader.fill_buf()?;
             if chunk.is_empty() {
-                return Ok(any.then_some(total));
+                return Ok(any.then_some((total, lead)));
             }
             any = true;
             let (take, newline) = match chunk.iter().position(|&b| b == b'\n') {
                 Some(p) => (p, true),
                 None => (chunk.len(), false),
             };
+            let mut from = 0;
+            if total == 0 {
+                from = chunk[..take]
+                    .iter()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+                lead = lead.saturating_add(from);
+            }
             let room = MAX_KEPT.saturating_sub(self.buf.len());
-            self.buf.extend_from_slice(&chunk[..take.min(room)]);
-            total += take;
+            self.buf
+                .extend_from_slice(&chunk[from..take.min(from.saturating_add(room))]);
+            total = total.saturating_add(take - from);
             self.reader.consume(take + usize::from(newline));
             if newline {
-                return Ok(Some(total));
+                return Ok(Some((total, lead)));
             }
         }
     }
@@ -207,8 +220,8 @@ impl<R: BufRead> Iterator for LineReader<R> {
         if self.done {
             return None;
         }
-        let len = match self.read_capped() {
-            Ok(Some(len)) => len,
+        let (len, lead) = match self.read_capped() {
+            Ok(Some(x)) => x,
             Ok(None) => {
                 self.done = true;
                 return None;
@@ -225,6 +238,7 @@ impl<R: BufRead> Iterator for LineReader<R> {
         let parsed = parse_line_measured(
             &self.buf,
             len,
+            lead,
             self.variant,
             &self.file,
             self.line,
@@ -306,6 +320,19 @@ mod tests {
         assert_eq!(line, 2);
         assert!(p.is_some());
         assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn long_leading_whitespace_keeps_the_puzzle() {
+        let mut data = vec![b' '; 3 * MAX_KEPT];
+        data.extend_from_slice(P.as_bytes());
+        data.extend_from_slice(b"\n\t");
+        data.extend_from_slice(&P.as_bytes()[..80]);
+        let mut reader = LineReader::new(std::io::BufReader::with_capacity(100, &data[..]), Variant::Standard, "ws");
+        let (line, p) = reader.next().unwrap().unwrap();
+        assert_eq!((line, p.map(|p| write_line(&p))), (1, Some(P.to_string())));
+        let err = reader.next().unwrap().unwrap_err();
+        assert!(err.to_string().starts_with("ws:2:2: 80 cells"), "{err}");
     }
 
     #[test]

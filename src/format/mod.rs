@@ -82,24 +82,114 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Largest file read whole: a TOML puzzle or collection, or a line file of the library.
+/// Far above any real puzzle file; it keeps a stray huge file from exhausting memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+fn io_error(file: &str, kind: std::io::ErrorKind, message: &str) -> ParseError {
+    ParseError::Io {
+        file: file.to_string(),
+        source: std::io::Error::new(kind, message.to_string()),
+    }
+}
+
+/// Checks that `path` is a regular file (not a FIFO or device, which may never end, nor a
+/// folder) before anything opens it; gives its size.
+pub fn regular_file_size(path: &Path) -> Result<u64, ParseError> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|source| ParseError::Io {
+        file: name.clone(),
+        source,
+    })?;
+    if meta.is_dir() {
+        return Err(io_error(&name, std::io::ErrorKind::InvalidInput, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(io_error(
+            &name,
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(meta.len())
+}
+
+/// The bytes of a regular file of at most [`MAX_FILE_BYTES`].
+pub fn read_small_file(path: &Path) -> Result<Vec<u8>, ParseError> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let io = |source| ParseError::Io {
+        file: name.clone(),
+        source,
+    };
+    regular_file_size(path)?;
+    let mut bytes = Vec::new();
+    // The size may change between the check and the read: the cap holds either way.
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io_error(
+            &name,
+            std::io::ErrorKind::InvalidData,
+            &format!("larger than {} MiB", MAX_FILE_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether an argument that is no file was meant as a path rather than a puzzle line: it
+/// holds a character no puzzle line has (a letter beyond G, `/`, ...).
+fn looks_like_path(arg: &str) -> bool {
+    let line = arg.split('#').next().unwrap_or(arg);
+    line.chars()
+        .any(|c| !(c.is_ascii_hexdigit() || matches!(c, '.' | 'g' | 'G') || c.is_whitespace()))
+}
+
 /// Reads a `PUZZLE` argument: a path to a TOML or line-format file (its first puzzle), or a
 /// line-format string. `variant` applies to line formats; a TOML file names its own.
 pub fn load_puzzle(arg: &str, variant: Variant) -> Result<Puzzle, ParseError> {
     let path = Path::new(arg);
-    if path.is_file() {
-        return load_file(path, variant)?
-            .into_iter()
-            .next()
-            .ok_or_else(|| ParseError::Empty {
-                file: arg.to_string(),
-                expected: "a puzzle".into(),
-            });
+    if std::fs::symlink_metadata(path).is_ok() {
+        regular_file_size(path)?;
+        return first_puzzle(path, variant)?.ok_or_else(|| ParseError::Empty {
+            file: arg.to_string(),
+            expected: "a puzzle".into(),
+        });
     }
-    let bytes = arg.as_bytes();
-    parse_line(bytes, variant, "<arg>", 1)?.ok_or_else(|| ParseError::Empty {
-        file: "<arg>".into(),
-        expected: "a puzzle line or a file path".into(),
-    })
+    match parse_line(arg.as_bytes(), variant, "<arg>", 1) {
+        Ok(Some(p)) => Ok(p),
+        Err(_) | Ok(None) if looks_like_path(arg) => Err(io_error(
+            arg,
+            std::io::ErrorKind::NotFound,
+            "no such file (nor a puzzle line)",
+        )),
+        Err(e) => Err(e),
+        Ok(None) => Err(ParseError::Empty {
+            file: "<arg>".into(),
+            expected: "a puzzle line or a file path".into(),
+        }),
+    }
+}
+
+/// The first puzzle of a file, without reading the rest of it.
+fn first_puzzle(path: &Path, variant: Variant) -> Result<Option<Puzzle>, ParseError> {
+    let name = path.display().to_string();
+    if path.extension().is_some_and(|e| e == "toml") {
+        return Ok(Some(parse_toml(&read_small_file(path)?, &name)?));
+    }
+    let file = std::fs::File::open(path).map_err(|source| ParseError::Io {
+        file: name.clone(),
+        source,
+    })?;
+    for item in LineReader::new(std::io::BufReader::new(file), variant, &name) {
+        if let (_, Some(p)) = item? {
+            return Ok(Some(p));
+        }
+    }
+    Ok(None)
 }
 
 /// Every puzzle of a file: one for TOML, one per puzzle line otherwise.
@@ -110,8 +200,7 @@ pub fn load_file(path: &Path, variant: Variant) -> Result<Vec<Puzzle>, ParseErro
         source,
     };
     if path.extension().is_some_and(|e| e == "toml") {
-        let bytes = std::fs::read(path).map_err(io)?;
-        return Ok(vec![parse_toml(&bytes, &name)?]);
+        return Ok(vec![parse_toml(&read_small_file(path)?, &name)?]);
     }
     let file = std::fs::File::open(path).map_err(io)?;
     let mut out = Vec::new();

@@ -147,6 +147,65 @@ fn check_shape(
     Ok(())
 }
 
+/// What a killer cage must be before the layout sees it: at most `size` cells, a sum that
+/// distinct digits can make, cells joined side by side. Gives the byte offset to point at
+/// and the message.
+fn check_cage(
+    cells: &[usize],
+    cage: &RawCage,
+    size: usize,
+    number: usize,
+) -> Result<(), (usize, String)> {
+    let k = cells.len();
+    if k > size {
+        return Err((
+            cage.cells.span().start,
+            format!(
+                "cage {number} has {k} cells, but a cage holds distinct digits (at most {size})"
+            ),
+        ));
+    }
+    let sum = *cage.sum.get_ref();
+    // The k smallest and the k largest digits.
+    let min = (k * (k + 1) / 2) as i64;
+    let max = (k * (2 * size + 1 - k) / 2) as i64;
+    if k > 0 && !(min..=max).contains(&sum) {
+        return Err((
+            cage.sum.span().start,
+            format!(
+                "cage {number}: sum {sum} is impossible for {k} distinct digits (possible: {min}..={max})"
+            ),
+        ));
+    }
+    // Connected side by side: a walk from the first cell reaches every other.
+    let mut reached = vec![false; k];
+    let mut todo = Vec::with_capacity(k);
+    if k > 0 {
+        reached[0] = true;
+        todo.push(cells[0]);
+    }
+    while let Some(c) = todo.pop() {
+        for (j, &d) in cells.iter().enumerate() {
+            let (r1, c1, r2, c2) = (c / size, c % size, d / size, d % size);
+            if !reached[j] && r1.abs_diff(r2) + c1.abs_diff(c2) == 1 {
+                reached[j] = true;
+                todo.push(d);
+            }
+        }
+    }
+    if let Some(j) = reached.iter().position(|&r| !r) {
+        let name = &cage.cells.get_ref()[j];
+        return Err((
+            name.span().start,
+            format!(
+                "cage {number} is not connected: {} does not touch the cage's other cells",
+                name.get_ref()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Parses a TOML puzzle file. `file` names it in errors.
 pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -268,6 +327,11 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
                 }
             }
         }
+        check_cage(&cells, cage, layout.size, layout.cages.len() + 1)
+            .map_err(|(at, message)| ParseError::Invalid {
+                pos: span_pos(text, file, at),
+                message,
+            })?;
         let sum = *cage.sum.get_ref();
         layout.cages.push(CageSpec {
             sum: u32::try_from(sum).unwrap_or(u32::MAX),
@@ -477,6 +541,34 @@ CCDD
         assert_eq!(
             err.to_string(),
             "k.toml:4:7: cage 1: sum 30 is impossible for 2 distinct digits (possible: 3..=17)"
+        );
+    }
+
+    #[test]
+    fn killer_cages_must_be_possible_and_connected() {
+        let cage = |sum: &str, cells: &str| {
+            let text = format!("variant = \"killer\"\n\n[[cage]]\nsum = {sum}\ncells = [{cells}]\n");
+            parse_toml(text.as_bytes(), "k.toml").unwrap_err().to_string()
+        };
+        assert_eq!(
+            cage("-3", "\"r1c1\", \"r1c2\""),
+            "k.toml:4:7: cage 1: sum -3 is impossible for 2 distinct digits (possible: 3..=17)"
+        );
+        assert_eq!(
+            cage("4294967296", "\"r1c1\""),
+            "k.toml:4:7: cage 1: sum 4294967296 is impossible for 1 distinct digits (possible: 1..=9)"
+        );
+        let ten: Vec<String> = (1..=9)
+            .map(|c| format!("\"r1c{c}\""))
+            .chain(["\"r2c1\"".to_string()])
+            .collect();
+        assert_eq!(
+            cage("45", &ten.join(", ")),
+            "k.toml:5:9: cage 1 has 10 cells, but a cage holds distinct digits (at most 9)"
+        );
+        assert_eq!(
+            cage("10", "\"r1c1\", \"r1c2\", \"r3c3\""),
+            "k.toml:5:26: cage 1 is not connected: r3c3 does not touch the cage's other cells"
         );
     }
 

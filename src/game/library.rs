@@ -2,7 +2,7 @@
 //! `<variant>[-<difficulty>].txt`), falling back to the built-in puzzles.
 
 use super::builtin;
-use crate::format::{load_file, parse_toml};
+use crate::format::{load_file, parse_toml, read_small_file, regular_file_size, MAX_FILE_BYTES};
 use crate::puzzle::{Puzzle, Variant};
 use std::path::{Path, PathBuf};
 
@@ -51,8 +51,10 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
                 .and_then(|n| n.to_str())
                 .unwrap_or_default()
                 .to_string();
+            // Regular files of a sane size only: a FIFO or device here would block the
+            // player's start, and a huge file would exhaust memory.
             if name.ends_with(".toml") {
-                if let Ok(bytes) = std::fs::read(&path) {
+                if let Ok(bytes) = read_small_file(&path) {
                     if let Ok(p) = parse_toml(&bytes, &name) {
                         if matches(&p, variant, difficulty) {
                             out.push(p);
@@ -65,6 +67,9 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
                     continue;
                 }
                 if difficulty != "any" && !d.eq_ignore_ascii_case(difficulty) {
+                    continue;
+                }
+                if !regular_file_size(&path).is_ok_and(|n| n <= MAX_FILE_BYTES) {
                     continue;
                 }
                 if let Ok(list) = load_file(&path, variant) {
@@ -125,6 +130,32 @@ pub fn embedded(variant: Variant, difficulty: &str) -> Vec<Puzzle> {
 /// Reads a TOML puzzle text (for tests and the built-ins).
 pub fn from_toml(text: &str) -> Option<Puzzle> {
     parse_toml(text.as_bytes(), "<text>").ok()
+}
+
+#[cfg(test)]
+mod folder_tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_huge_files_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("standard-easy.txt");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path only.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let huge = std::fs::File::create(dir.path().join("standard-hard.txt")).unwrap();
+        huge.set_len(MAX_FILE_BYTES + 1).unwrap();
+        std::fs::write(
+            dir.path().join("z.toml"),
+            "variant = \"standard\"\ndifficulty = \"easy\"\n",
+        )
+        .unwrap();
+        // Opening the FIFO would block for ever: `find` must not.
+        let found = find(&[dir.path().to_path_buf()], Variant::Standard, "any");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].difficulty.as_deref(), Some("easy"));
+    }
 }
 
 #[cfg(test)]

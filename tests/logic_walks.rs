@@ -1,0 +1,125 @@
+//! The logic solver on generated puzzles of every variant and size: no panic, and every
+//! step (the hint the player gets, and every step of every technique at sampled positions)
+//! sound against the exact solution. Every technique must work or decline on every size.
+//!
+//! CI runs a handful of puzzles per variant; `TERMDOKU_PROPTEST_CASES=N` runs N/100 per
+//! variant and size (at least the default), e.g. 10000 for a hundred each.
+
+use termdoku::generate::{Generator, Level, Options};
+use termdoku::puzzle::{Grid, Puzzle, Variant};
+use termdoku::solver::logic::{apply, find_all, next_step, techniques, Step};
+
+/// Puzzles per variant and size: `default`, or more with `TERMDOKU_PROPTEST_CASES`.
+fn cases(default: u64) -> u64 {
+    std::env::var("TERMDOKU_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(default, |n| (n / 100).max(default))
+}
+
+fn check_sound(step: &Step, solution: &[u8], what: &str) {
+    for c in &step.placements {
+        assert_eq!(
+            solution[c.cell],
+            c.digit,
+            "{what}: {} places a wrong digit",
+            step.id()
+        );
+    }
+    for c in &step.eliminations {
+        assert_ne!(
+            solution[c.cell],
+            c.digit,
+            "{what}: {} removes the true digit",
+            step.id()
+        );
+    }
+}
+
+/// Every step of every technique in this position (what a training drill or the rater may
+/// ask for), each checked against the solution.
+fn every_technique(grid: &Grid, solution: &[u8], what: &str) {
+    for t in techniques() {
+        for step in find_all(grid, t.id) {
+            check_sound(&step, solution, &format!("{what}, all {}", t.id));
+        }
+    }
+}
+
+/// Walks the hint path to the end; runs every technique at the first position and at
+/// `probes` evenly spread positions more.
+fn walk(p: &Puzzle, solution: &[u8], probes: usize, what: &str) {
+    let mut grid = Grid::from_puzzle(p);
+    let empty = p.givens.iter().filter(|&&d| d == 0).count();
+    let every = (empty / (probes + 1)).max(1);
+    for i in 0..=grid.geometry().cell_count() * 16 {
+        if i % every == 0 && i / every <= probes {
+            every_technique(&grid, solution, &format!("{what} step {i}"));
+        }
+        let Some(step) = next_step(&grid, Some(solution)) else {
+            break;
+        };
+        check_sound(&step, solution, &format!("{what} step {i}"));
+        apply(&mut grid, &step);
+    }
+    assert!(grid.is_solved(), "{what}: the hint path stops before the end");
+}
+
+fn run(variant: Variant, size: usize, levels: &[Level], default: u64, probes: usize) {
+    for i in 0..cases(default) {
+        let level = levels[i as usize % levels.len()];
+        let mut opts = Options::new(variant, level);
+        opts.size = size;
+        let what = format!("{variant} {size}x{size} {} #{i}", level.name());
+        let generator = Generator::new(opts, 7).expect("a supported combination");
+        let g = match generator.generate(i) {
+            Ok(g) => g,
+            // A level the size cannot reach is the generator's concern, not the solver's.
+            Err(e) => {
+                println!("{what}: {e}");
+                continue;
+            }
+        };
+        walk(&g.puzzle, &g.solution, probes, &what);
+    }
+}
+
+#[test]
+fn standard_4x4_and_6x6() {
+    run(Variant::Standard, 4, &[Level::Easy], 4, 3);
+    run(Variant::Standard, 6, &[Level::Hard, Level::Unfair], 4, 3);
+}
+
+#[test]
+fn standard_9x9() {
+    run(Variant::Standard, 9, &[Level::Hard, Level::Extreme], 3, 2);
+}
+
+#[test]
+fn standard_16x16() {
+    run(Variant::Standard, 16, &[Level::Easy], 2, 1);
+}
+
+#[test]
+fn diagonal() {
+    run(Variant::Diagonal, 6, &[Level::Hard], 2, 2);
+    run(Variant::Diagonal, 9, &[Level::Hard, Level::Extreme], 2, 2);
+}
+
+#[test]
+fn jigsaw() {
+    run(Variant::Jigsaw, 6, &[Level::Hard], 2, 2);
+    run(Variant::Jigsaw, 9, &[Level::Hard], 2, 2);
+}
+
+#[test]
+fn killer() {
+    run(Variant::Killer, 4, &[Level::Medium], 2, 2);
+    run(Variant::Killer, 6, &[Level::Medium], 2, 2);
+    run(Variant::Killer, 9, &[Level::Hard], 2, 1);
+}
+
+#[test]
+fn honeycomb() {
+    run(Variant::Honeycomb, 9, &[Level::Hard, Level::Extreme], 3, 2);
+}
