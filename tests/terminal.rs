@@ -490,3 +490,372 @@ fn sighup_and_sigterm_save_before_exit() {
         );
     }
 }
+
+/// Waits until process `pid` is gone; false when it is still there after `limit`.
+fn gone_within(pid: u32, limit: Duration) -> bool {
+    let start = Instant::now();
+    // A zombie (exited, not yet reaped by tmux) counts as gone.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| !r.trim_start().starts_with('Z'))
+        })
+    };
+    while running() {
+        if start.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// The pid recorded in the state folder's lock file (the player holding it).
+fn lock_pid(state: &Path) -> u32 {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(state.join("game.lock")).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse() {
+            return pid;
+        }
+        assert!(start.elapsed() < Duration::from_secs(15), "no lock file");
+        std::thread::sleep(Duration::from_millis(40));
+    }
+}
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+#[test]
+fn play_without_a_terminal_refuses_and_touches_nothing() {
+    let (_tmp, state, config) = dirs();
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("game.json"), b"an earlier game").unwrap();
+    for args in [vec!["play", PUZZLE], vec!["play"], vec![]] {
+        let out = Command::new(bin())
+            .args(&args)
+            .env("TERMDOKU_STATE_DIR", &state)
+            .env("TERMDOKU_CONFIG_DIR", &config)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "termdoku: play needs a terminal (stdin and stdout must be a TTY)\n"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(
+        std::fs::read(state.join("game.json")).unwrap(),
+        b"an earlier game"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&state)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game.json"], "no stats, no lock, no temporary");
+}
+
+#[test]
+fn a_dumb_terminal_is_refused_with_the_same_message() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the TERM=dumb test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&format!(
+        "{}; echo \"exit status $?\"; sleep 20",
+        local(&state, &config).replacen("exec env", "env TERM=dumb", 1)
+    ));
+    let screen = t.wait_text("exit status");
+    assert!(
+        screen.contains("termdoku: play needs a terminal (stdin and stdout must be a TTY)"),
+        "{screen}"
+    );
+    assert!(screen.contains("exit status 2"), "{screen}");
+    assert!(!state.join("game.json").exists());
+}
+
+#[test]
+fn clashing_givens_are_refused_before_the_screen_switches() {
+    let (_tmp, state, config) = dirs();
+    let clashing = format!("55{}", &PUZZLE[2..]);
+    let out = Command::new(bin())
+        .args(["play", &clashing])
+        .env("TERMDOKU_STATE_DIR", &state)
+        .env("TERMDOKU_CONFIG_DIR", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the givens clash: r1c1 and r1c2 both hold 5"),
+        "{err}"
+    );
+    assert!(!state.exists(), "nothing written");
+}
+
+/// The pane closing (tmux kills the session: SIGHUP and a hung-up terminal) ends the
+/// player within 2 s, with the game saved.
+#[test]
+fn a_closed_pane_ends_the_player_with_the_game_saved() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the closed-pane test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    let pid = lock_pid(&state);
+    let _ = t.tmux().args(["kill-session", "-t", "main"]).status();
+    assert!(gone_within(pid, Duration::from_secs(2)), "still running");
+    let save = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert!(save.contains("\"values\":\"534"), "{save}");
+}
+
+#[test]
+fn a_dropped_ssh_link_ends_the_player_with_the_game_saved() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the ssh drop test");
+        return;
+    }
+    let Some(sshd) = Sshd::find() else {
+        println!("NOTICE: no sshd; skipping the ssh drop test");
+        return;
+    };
+    let (_tmp, state, config) = dirs();
+    let remote = format!(
+        "env LANG=C.UTF-8 TERMDOKU_STATE_DIR={} TERMDOKU_CONFIG_DIR={} {}",
+        state.display(),
+        config.display(),
+        bin()
+    );
+    let cmd = format!(
+        "exec ssh -t -p {} -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+         -o LogLevel=ERROR -o BatchMode=yes {}@127.0.0.1 '{remote}'",
+        sshd.port, sshd.key, sshd.user
+    );
+    let t = Tmux::new();
+    t.start(&cmd);
+    t.wait_text("mistakes 0");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    t.wait_text("Time 00:02");
+    let pid = lock_pid(&state);
+    // The link drops: the ssh client dies without a word to the server.
+    let ok = Command::new("kill")
+        .args(["-9", &t.pane_pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    assert!(gone_within(pid, Duration::from_secs(2)), "still running");
+    assert!(saved_elapsed_ms(&state) >= 2000, "the clock was not saved");
+}
+
+/// SIGTERM while the hint thread works on a search that takes many seconds (an empty
+/// 16x16 grid has no unique solution, so the logic tries every technique, nets included):
+/// the player is gone within a second, the game saved.
+#[test]
+fn sigterm_during_a_long_hint_ends_the_player_with_the_game_saved() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the hint signal test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let empty = ".".repeat(256);
+    let t = Tmux::new();
+    t.start(&format!("{} play {empty}", local(&state, &config)));
+    t.wait_text("mistakes 0");
+    t.send(&["l"]);
+    t.wait_text("Cell r1c2");
+    t.send(&["H"]);
+    t.wait_text("Looking for a hint");
+    let pid = lock_pid(&state);
+    let ok = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    assert!(gone_within(pid, Duration::from_secs(1)), "still running");
+    let save = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert!(save.contains("\"cursor\":1,"), "{save}");
+}
+
+/// A tiny tmpfs mounted for the test (root only), unmounted on drop.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(at).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        ok.then(|| Tmpfs(at.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).output();
+    }
+}
+
+/// Fills the file system holding `dir` (the file `fill`).
+fn fill_disk(dir: &Path) {
+    use std::io::Write;
+    let mut f = std::fs::File::create(dir.join("fill")).unwrap();
+    let block = vec![0u8; 4096];
+    while f.write_all(&block).and_then(|_| f.flush()).is_ok() {}
+    let _ = f.sync_all();
+}
+
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn a_full_disk_keeps_the_last_good_save_and_asks_before_quitting() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the full-disk test");
+        return;
+    }
+    let (tmp, state, config) = dirs();
+    let Some(_disk) = Tmpfs::mount(&state, "256k") else {
+        println!("NOTICE: could not mount a tmpfs (not root?); skipping the full-disk test");
+        return;
+    };
+    let _ = &tmp;
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    fill_disk(&state);
+    t.send(&["j", "2"]);
+    t.wait_text("Cell r2c3: entry 2");
+    t.wait_text("Not saved");
+    let good = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert!(
+        good.contains("\"values\":\"534.7"),
+        "the last good save: {good}"
+    );
+    assert!(temporaries(&state).is_empty(), "{:?}", temporaries(&state));
+    // Quitting asks; a retry after space is freed saves the move and quits.
+    t.send(&["q"]);
+    t.wait_text("not saved");
+    std::fs::remove_file(state.join("fill")).unwrap();
+    t.send(&["r"]);
+    t.wait_exit();
+    let saved = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert!(saved.contains("\"values\":\"534.7....6.2195"), "{saved}");
+
+    // Full again: quitting anyway keeps the last good save.
+    t.start(&local(&state, &config));
+    t.wait_text("Welcome back");
+    fill_disk(&state);
+    t.send(&["h", "1"]);
+    t.wait_text("Not saved");
+    t.send(&["q"]);
+    t.wait_text("not saved");
+    t.send(&["q"]);
+    t.wait_exit();
+    let kept = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert_eq!(kept, saved, "the last good save is untouched");
+    assert!(temporaries(&state).is_empty(), "{:?}", temporaries(&state));
+}
+
+#[test]
+fn a_second_player_on_one_folder_is_read_only() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the two-player test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let first = Tmux::new();
+    first.start(&local(&state, &config));
+    first.wait_text("mistakes 0");
+    first.send(&["l", "l", "4"]);
+    first.wait_text("Cell r1c3: entry 4");
+    let holder = lock_pid(&state);
+    let second = Tmux::new();
+    second.start(&local(&state, &config));
+    second.wait_text(&format!("termdoku pid {holder}"));
+    second.send(&["j", "j", "1"]);
+    second.wait_text("Cell r3c3");
+    second.send(&["q"]);
+    second.wait_exit();
+    let save = std::fs::read_to_string(state.join("game.json")).unwrap();
+    assert!(save.contains("\"values\":\"534.7"), "{save}");
+    assert!(
+        save.contains("\"cursor\":2,"),
+        "the first player's cursor: {save}"
+    );
+    first.send(&["q"]);
+    first.wait_exit();
+}
+
+/// SIGKILL at random points of a 500-key burst, 20 times: the save is always valid and
+/// holds every keystroke the screen had shown but at most the last.
+#[test]
+fn kill_9_during_a_key_burst_keeps_all_but_the_last_keystroke() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the key-burst test");
+        return;
+    }
+    // Every key places a wrong digit in r1c3 (its answer is 4), so the mistakes count on
+    // screen and in the save counts the keys handled.
+    let burst: Vec<&str> = (0..500)
+        .map(|i| if i % 2 == 0 { "1" } else { "2" })
+        .collect();
+    let mut seed = std::process::id() as u64 | 1;
+    for round in 0..20 {
+        let (_tmp, state, config) = dirs();
+        let t = Tmux::new();
+        t.start(&local(&state, &config));
+        t.wait_text("mistakes 0");
+        t.send(&["l", "l"]);
+        t.wait_text("Cell r1c3: empty");
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        t.send(&burst);
+        std::thread::sleep(Duration::from_millis(seed % 150));
+        let screen = t.capture();
+        let shown: u32 = screen
+            .split("mistakes ")
+            .nth(1)
+            .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no mistakes count:\n{screen}"));
+        let pid = t.pane_pid();
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        assert!(gone_within(pid, Duration::from_secs(10)));
+        let bytes = std::fs::read(state.join("game.json")).unwrap();
+        let (game, _, _) = termdoku::game::save::parse_save(&bytes)
+            .unwrap_or_else(|e| panic!("round {round}: invalid save: {e}"));
+        assert!(
+            game.mistakes + 1 >= shown && game.mistakes <= 500,
+            "round {round}: {} saved, {shown} shown",
+            game.mistakes
+        );
+        let expect = match game.mistakes {
+            0 => 0,
+            m if m % 2 == 1 => 1,
+            _ => 2,
+        };
+        assert_eq!(game.value(2), expect, "round {round}");
+    }
+}

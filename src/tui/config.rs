@@ -500,7 +500,10 @@ mod tests {
         if let ConfigError::Parse { line, col, .. } = e {
             let lines: Vec<&str> = text.split('\n').collect();
             assert!(*line >= 1 && *line <= lines.len(), "{e}");
-            assert!(*col >= 1 && *col <= lines[line - 1].chars().count() + 1, "{e}");
+            assert!(
+                *col >= 1 && *col <= lines[line - 1].chars().count() + 1,
+                "{e}"
+            );
         }
     }
 

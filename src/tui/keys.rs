@@ -245,10 +245,7 @@ mod tests {
         assert!("upp".parse::<Key>().is_err());
         for never_fires in ["ctrl-m", "ctrl-i", "ctrl-1", "CTRL-M"] {
             assert!(
-                matches!(
-                    never_fires.parse::<Key>(),
-                    Err(KeyError::Unbindable(..))
-                ),
+                matches!(never_fires.parse::<Key>(), Err(KeyError::Unbindable(..))),
                 "{never_fires}"
             );
         }

@@ -92,10 +92,7 @@ pub fn play(args: PlayArgs) -> i32 {
     }
     let game_file = state.as_deref().map(save::game_path);
     let mut save_path = game_file.clone().filter(|_| lock.is_some());
-    let stats = state
-        .as_deref()
-        .map(stats_path)
-        .filter(|_| lock.is_some());
+    let stats = state.as_deref().map(stats_path).filter(|_| lock.is_some());
     if let Some(p) = &save_path {
         save::remove_stale_temps(p);
     }
@@ -166,9 +163,12 @@ pub fn play(args: PlayArgs) -> i32 {
                 a
             })
         }
-        (None, None) => {
-            App::new(Game::new(builtin::puzzle(Variant::Standard)), config, utf8, no_color)
-        }
+        (None, None) => App::new(
+            Game::new(builtin::puzzle(Variant::Standard)),
+            config,
+            utf8,
+            no_color,
+        ),
     };
     let mut app = match built {
         Ok(a) => a,
@@ -181,6 +181,12 @@ pub fn play(args: PlayArgs) -> i32 {
     if let Some((tone, text)) = notes.pop() {
         app.message = Some(Message { text, tone });
     }
+    if let Some(text) = &banner {
+        app.message = Some(Message {
+            text: text.clone(),
+            tone: Tone::Warning,
+        });
+    }
     let files = Files {
         game: save_path,
         stats,
@@ -189,7 +195,8 @@ pub fn play(args: PlayArgs) -> i32 {
     let status = match run(&mut app, &files) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("termdoku: terminal: {e}");
+            // The terminal may be gone, stderr with it: printing must not panic.
+            let _ = writeln!(std::io::stderr(), "termdoku: terminal: {e}");
             1
         }
     };
@@ -337,7 +344,8 @@ impl Saver<'_> {
 
     /// Why the last save failed, while saves fail.
     fn failure(&self) -> Option<String> {
-        self.writer.failure(self.files.game.as_ref())
+        let game = self.files.game.as_ref()?;
+        self.writer.failure(Some(game))
     }
 
     /// Keeps the warning (or the read-only banner) in the status line.
@@ -435,7 +443,10 @@ fn with_terminal<T>(
         terminal::EnterAlternateScreen,
         cursor::Hide
     )?;
-    let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    // Never dropped: ratatui's drop prints to stderr when the cursor cannot be shown (a
+    // dead terminal), and printing to a dead stderr panics. `TerminalGuard` restores.
+    let mut term =
+        std::mem::ManuallyDrop::new(Terminal::new(CrosstermBackend::new(std::io::stdout()))?);
     f(&mut term)
 }
 
@@ -611,7 +622,11 @@ mod tests {
         // Back to the default hook before asserting, for the other tests' panics.
         let _ = std::panic::take_hook();
         assert!(own.is_err());
-        assert_eq!(RESTORED.load(Ordering::SeqCst), 1, "the main thread's panic");
+        assert_eq!(
+            RESTORED.load(Ordering::SeqCst),
+            1,
+            "the main thread's panic"
+        );
     }
 
     #[test]

@@ -200,7 +200,11 @@ mod tests {
         drop(hold);
         let last = w.submit(None, Box::new(|| Ok(())));
         assert!(w.wait(last, Duration::from_secs(30)));
-        assert_eq!(runs.load(Ordering::SeqCst), 1, "the waiting save was replaced");
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            1,
+            "the waiting save was replaced"
+        );
         assert_eq!(w.failure(file.as_ref()).as_deref(), Some("disk full"));
         let ok = w.submit(file.clone(), Box::new(|| Ok(())));
         assert!(w.wait(ok, Duration::from_secs(30)));
