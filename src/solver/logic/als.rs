@@ -406,7 +406,10 @@ fn chain_rec(
     seen: &mut Seen,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    let &(cur, last) = path.last().expect("path starts non-empty");
+    // The caller starts every path with one set; an empty one has nothing to extend.
+    let Some(&(cur, last)) = path.last() else {
+        return ControlFlow::Continue(());
+    };
     // The first link uses the digit stored with the start set; later links must differ.
     let first_link = path.len() == 1;
     let first_digits = index.sets[path[0].0].digits;

@@ -10,7 +10,7 @@
 //! length limit (HoDoKu: 20 nodes for chains, 10 for loops... we keep both generous but
 //! finite).
 
-use super::forcing::chain_text;
+use super::chain_text::chain_text;
 use super::step::{article, effect_text, house_list, ChainNode};
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,

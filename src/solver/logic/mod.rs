@@ -6,6 +6,7 @@
 
 pub mod als;
 pub mod cages;
+pub mod chain_text;
 pub mod chains;
 pub mod coloring;
 pub mod complex_fish;

@@ -1,0 +1,224 @@
+//! Forcing chains and forcing nets: assume a candidate true (or false), follow what
+//! singles force, and keep what every branch agrees on or what ends in a contradiction.
+//!
+//! * Contradiction: `x` true leads to an impossible grid, so `x` goes; `x` false does, so
+//!   `x` is placed.
+//! * Verity: both states of a candidate, every candidate of a cell, or every place of a
+//!   digit in a `Complete` house lead to the same fact, so that fact holds.
+//!
+//! A *chain* follows only single-premise inferences (a placement removes peers; a cell or
+//! house that had exactly two candidates at the start places the other one), so its proof
+//! reads as one line. A *net* uses the current state (a cell whose other candidates were
+//! removed by several earlier facts), and, when plain nets find nothing, nests one level:
+//! inside a branch, every candidate whose own net ends in a contradiction is removed too.
+//! That costs a net per candidate per branch, so a cheap level comes first: a candidate goes
+//! when what its net is already known to imply clashes with the branch (bit sets). What
+//! nested branches proved on earlier positions of the puzzle is kept (`nest_memory`), since
+//! the hardest grids need them step after step. Nets are bounded (node count per branch,
+//! nesting only on request) and come last in the table, after every cheaper technique.
+//!
+//! Propagation places digits through peers (every house holds distinct digits), finds
+//! hidden singles in `Complete` houses, and applies the cheap rule of every run and cage:
+//! a digit no feasible run or combination holds goes, a digit every one holds (must
+//! appear) with one place left is placed there, and a house with no feasible set left (or
+//! no place for a must-appear digit) is a contradiction. Each such node names its house.
+
+//!
+//! Files: `engine` (propagation of one branch), `nesting` (nested levels), `known` (the
+//! known-net index of cheap nesting), `search` (assumptions, contradictions and verities),
+//! `text` (traces and step text; chain text shared with `chains` is in `chain_text`).
+
+mod engine;
+mod known;
+mod nesting;
+mod search;
+#[cfg(test)]
+mod tests;
+mod text;
+
+use super::nest_memory;
+use super::rule_memo::{RuleOut, RuleSig};
+use super::run_rule;
+use super::{
+    Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
+    TechniqueInfo,
+};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
+use crate::solver::exact::viable_edges;
+use crate::solver::logic::step::{effect_text, Because, ChainNode};
+use known::Known;
+use search::{remembered, search};
+use std::ops::ControlFlow;
+pub use text::explain;
+
+/// A fact: candidate `(cell, digit)` is true (`on`) or false.
+type Fact = u32;
+
+fn fact(cell: Cell, digit: u8, on: bool) -> Fact {
+    ((cell as u32) * 32 + u32::from(digit)) * 2 + u32::from(on)
+}
+
+fn unfact(f: Fact) -> (Cell, u8, bool) {
+    ((f / 64) as usize, ((f / 2) % 32) as u8, f % 2 == 1)
+}
+
+/// Parent of a fact not derived in a branch.
+const UNSET: u32 = u32::MAX;
+/// Parent of an assumption.
+const NONE: u32 = u32::MAX - 1;
+
+/// How a branch is propagated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// Single-premise inferences only (forcing chain).
+    Chain,
+    /// Inferences on the current state (forcing net).
+    Net,
+    /// Net, plus removal of candidates whose known net clashes with the branch (a nested
+    /// net whose inner nets are the ones already derived: see [`Engine::nest_known`]).
+    Known,
+    /// Net, plus removal of candidates whose own net is contradictory (nested net).
+    Nested,
+}
+
+/// One branch: the candidate state after an assumption and the facts it derived.
+#[derive(Clone)]
+struct Branch {
+    cand: Vec<Digits>,
+    value: Vec<u8>,
+    /// `open[d]`: empty cells still holding `d`; `placed[d]`: cells holding `d`.
+    open: Vec<CellSet>,
+    placed: Vec<CellSet>,
+    /// Parent fact of each derived fact (`NONE` for the assumption; a nested removal has the
+    /// assumption as its parent).
+    parent: Vec<u32>,
+    derived: Vec<Fact>,
+    /// Facts made by a run or cage rule or by a nested net (few: searched linearly).
+    why: Vec<(Fact, Because)>,
+    /// Runs and cages touched since their rule last ran, with the last fact that touched
+    /// them (nets only).
+    dirty: Vec<(HouseId, Fact)>,
+    /// The fact at which the grid broke, and why.
+    contradiction: Option<(Fact, String)>,
+    /// Scratch space of the run and cage rules (kept to save allocations).
+    effects: Vec<Effect>,
+    /// After a nested level: per candidate left (`cell * 32 + digit`), the houses its inner
+    /// net touched (see [`Engine::nest`]).
+    inner: Vec<(usize, u128)>,
+}
+
+impl Branch {
+    /// `o`'s candidate state, with no facts of its own: enough for an inner net, whose
+    /// verdict is all that is read (the parents, 15 KB on a honeycomb, are not copied).
+    fn copy_state_from(&mut self, o: &Branch) {
+        self.cand.clone_from(&o.cand);
+        self.value.clone_from(&o.value);
+        self.open.clone_from(&o.open);
+        self.placed.clone_from(&o.placed);
+        self.derived.clear();
+        self.why.clear();
+        self.dirty.clone_from(&o.dirty);
+        self.contradiction.clone_from(&o.contradiction);
+    }
+}
+
+/// How a nested level's branch came to be.
+#[derive(Clone, Copy)]
+enum Start<'s> {
+    /// The plain net of its assumption: inner verdicts are those of pairs of assumptions,
+    /// shared across branches.
+    Plain,
+    /// From where the same branch ended on an earlier position (see [`nest_memory`]): `inner`
+    /// is what that nested level left (per candidate, the houses its inner net touched),
+    /// `at` where the branch's facts beyond that state start, `new` the houses they and the
+    /// candidates the position lost since touch.
+    From {
+        inner: &'s [(usize, u128)],
+        at: usize,
+        new: u128,
+    },
+}
+
+/// A conclusion of a run or cage rule.
+#[derive(Clone, Copy)]
+enum Effect {
+    Off(Cell, u8),
+    On(Cell, u8),
+    /// No feasible set is left.
+    Broken,
+}
+
+/// A run or cage: the digit sets it may hold (consecutive windows, sum combinations).
+struct Special {
+    sig: RuleSig,
+    sets: Vec<u16>,
+    /// What the house holds, for the text of a contradiction.
+    what: &'static str,
+}
+
+pub(super) struct Engine<'a> {
+    ctx: &'a Ctx<'a>,
+    complete: Vec<bool>,
+    /// Runs and cages by house id (`None` for complete houses).
+    special: Vec<Option<Special>>,
+    /// Runs and cages of each cell.
+    special_of: Vec<Vec<HouseId>>,
+    start_cand: &'a [Digits],
+    /// Cells holding each digit at the start.
+    placed: Vec<CellSet>,
+    /// Chain-mode rule results by (fact, house): they depend on the start state only.
+    memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
+    /// Per cell, the houses it lies in, as bits (None over 128 houses).
+    house_bits: Option<Vec<u128>>,
+    /// Per candidate (`cell * 32 + digit`), the houses its plain net from the start
+    /// touched (all bits until that net is known): see [`Engine::nest`].
+    touch: std::cell::RefCell<Vec<u128>>,
+    /// Dense index of each candidate (`cell * 32 + digit`) of the start, and their count.
+    dense: Vec<u16>,
+    dense_len: usize,
+    /// The candidate of each dense index.
+    dense_cand: Vec<(Cell, u8)>,
+    /// Whether the nets of two candidates set true together break, when known (`PAIR_*`,
+    /// `dense_len` squared, allocated on first use). Nets of every size reach their
+    /// fixpoint, so the answer does not depend on which of the two came first.
+    pairs: std::cell::RefCell<Vec<u8>>,
+    /// Per candidate (`cell * 32 + digit`), the facts of its plain net from the start, when
+    /// known and not broken (see [`Engine::inner_net`]).
+    nets: std::cell::RefCell<Vec<Option<Vec<Fact>>>>,
+    /// Known nets as bit sets, set up by each known-nesting search: see [`Known`].
+    known: std::cell::RefCell<Known>,
+}
+
+/// Sweeps of known-net nesting over every candidate (each learns from the one before).
+const KNOWN_SWEEPS: usize = 3;
+
+/// False assumptions a nested search tries without a break before, on finding one, it goes
+/// on to find every breaker of the position for the next ones (see [`nest_memory`]).
+const SCAN_AFTER: usize = 4;
+
+/// Upper bound on derived facts per branch (keeps nested nets affordable).
+const MAX_FACTS: usize = 4000;
+
+const PAIR_UNKNOWN: u8 = 0;
+const PAIR_OK: u8 = 1;
+const PAIR_BROKEN: u8 = 2;
+
+pub(super) fn is_net(id: &str) -> bool {
+    id == "forcing-net"
+}
+
+pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let e = Engine::new(ctx);
+    if is_net(info.id) {
+        let mut reach = Vec::new();
+        search(&e, info, Mode::Net, sink, &mut reach)?;
+        // A nested branch known to break costs one branch, the searches below hundreds.
+        remembered(&e, info, sink)?;
+        search(&e, info, Mode::Known, sink, &mut reach)?;
+        search(&e, info, Mode::Nested, sink, &mut reach)
+    } else if info.id == "forcing-chain" {
+        search(&e, info, Mode::Chain, sink, &mut Vec::new())
+    } else {
+        ControlFlow::Continue(())
+    }
+}

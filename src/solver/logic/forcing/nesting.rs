@@ -1,0 +1,253 @@
+//! Nested levels of a branch: every candidate whose own net breaks inside it goes.
+
+use super::*;
+
+impl Engine<'_> {
+    /// The nested branch of `assume` started from `state` instead of the position: where
+    /// the same branch ended on an earlier position that included this one, so where it
+    /// ends here lies inside it (see [`nest_memory`]). The facts taken from the state are not
+    /// traced: only the verdict is read.
+    pub(super) fn nested_from(
+        &self,
+        assume: Fact,
+        state: &nest_memory::State,
+        inner: &[(usize, u128)],
+    ) -> Branch {
+        let mut b = self.root();
+        let mut queue = Vec::with_capacity(256);
+        self.derive(&mut b, assume, NONE, &mut queue);
+        let mut lost = 0;
+        for c in self.ctx.empty.iter() {
+            let here = b.cand[c];
+            for d in here.iter().filter(|&d| !state[c].contains(d)) {
+                if b.value[c] == 0 {
+                    self.derive(&mut b, fact(c, d, false), assume, &mut queue);
+                }
+            }
+            if state[c].0 & !here.0 != 0 {
+                lost |= self.touched(&[fact(c, 1, false)]);
+            }
+        }
+        let at = b.derived.len();
+        self.run(&mut b, &mut queue, Mode::Net);
+        let new = lost | self.touched(&b.derived[at..]);
+        self.nest(&mut b, &mut queue, assume, Start::From { inner, at, new });
+        b
+    }
+
+    /// The houses of the cells of `facts`, as bits (all bits when unknown).
+    pub(super) fn touched(&self, facts: &[Fact]) -> u128 {
+        match &self.house_bits {
+            Some(bits) => facts.iter().fold(0, |m, &f| m | bits[unfact(f).0]),
+            None => u128::MAX,
+        }
+    }
+
+    /// Nested level: remove every candidate of the branch whose own net breaks, and follow
+    /// the consequences, until nothing changes.
+    ///
+    /// Every rule of a net reads one cell or one house. So when the houses that the
+    /// branch's facts touch and the houses that a candidate's own net from the start touched
+    /// are disjoint, no rule meets facts of both, the two together derive nothing new, and
+    /// that candidate's net inside the branch cannot break: it is skipped, with the same
+    /// result.
+    ///
+    /// `start`: how `b` came to be (see [`Start`]). At the end, unless it broke, `b.inner`
+    /// holds for each candidate left the houses its inner net touched (all when unknown).
+    pub(super) fn nest(&self, b: &mut Branch, queue: &mut Vec<Fact>, assume: Fact, start: Start) {
+        let n = self.ctx.geo.cell_count();
+        let mut changed = true;
+        let mut inner = b.clone();
+        let mut q = Vec::with_capacity(128);
+        let touch = self.touch.borrow();
+        let (mut seen_facts, mut branch_touch) = (0, 0u128);
+        // While the branch is its plain net (no nested removal yet), an inner net is the net
+        // of the pair (assumption, candidate): its verdict is shared with the mirror case.
+        let k = self.dense_len;
+        let outer = match unfact(assume) {
+            (c, d, true) => Some(self.dense[c * 32 + usize::from(d)]).filter(|&i| i != u16::MAX),
+            _ => None,
+        };
+        let mut pairs = self.pairs.borrow_mut();
+        if outer.is_some() && pairs.is_empty() {
+            pairs.resize(k * k, PAIR_UNKNOWN);
+        }
+        let mut pristine = matches!(start, Start::Plain);
+        // Per candidate whose inner net last ended unbroken: the branch's fact count then,
+        // and the houses that inner net's own facts touched. Both the branch and that net
+        // are closed, so until the branch's new facts touch one of those houses no rule
+        // reads facts of both, and the verdict stands (the argument of the skip above): it
+        // is not asked again. `epochs`: where each nested removal's facts start in the
+        // branch, and the houses they touched.
+        let mut last: Vec<Option<(usize, u128)>> = vec![None; n * 32];
+        let mut epochs: Vec<(usize, u128)> = Vec::new();
+        if let Start::From { inner, at, new } = start {
+            for &(y, houses) in inner {
+                last[y] = Some((at, houses));
+            }
+            epochs.push((at, new));
+        }
+        // Per candidate, the houses its inner net touched when last asked.
+        let mut met = vec![u128::MAX; n * 32];
+        while changed && b.contradiction.is_none() {
+            changed = false;
+            for c in 0..n {
+                if b.value[c] != 0 {
+                    continue;
+                }
+                for d in b.cand[c].iter() {
+                    if b.contradiction.is_some() || b.value[c] != 0 {
+                        break;
+                    }
+                    if b.derived.len() > MAX_FACTS {
+                        branch_touch = u128::MAX;
+                    } else if seen_facts < b.derived.len() {
+                        branch_touch |= self.touched(&b.derived[seen_facts..]);
+                        seen_facts = b.derived.len();
+                    }
+                    let y = c * 32 + usize::from(d);
+                    if touch[y] & branch_touch == 0 {
+                        met[y] = touch[y];
+                        continue;
+                    }
+                    if let Some((at, houses)) = last[y] {
+                        let since = epochs
+                            .iter()
+                            .filter(|&&(start, _)| start >= at)
+                            .fold(0u128, |m, &(_, t)| m | t);
+                        if since & houses == 0 {
+                            met[y] = houses;
+                            continue;
+                        }
+                    }
+                    met[y] = u128::MAX;
+                    let iy = self.dense[c * 32 + usize::from(d)];
+                    let slot = outer.filter(|_| iy != u16::MAX).map(|ix| {
+                        (
+                            usize::from(ix) * k + usize::from(iy),
+                            usize::from(iy) * k + usize::from(ix),
+                        )
+                    });
+                    let known = slot.map_or(PAIR_UNKNOWN, |(s, _)| pairs[s]);
+                    let broken = match known {
+                        PAIR_BROKEN => true,
+                        PAIR_OK if pristine => false,
+                        _ => {
+                            let both = branch_touch & touch[y];
+                            self.inner_net(b, &mut inner, &mut q, fact(c, d, true), both);
+                            let broken = inner.contradiction.is_some();
+                            if !broken && inner.derived.len() <= MAX_FACTS {
+                                let houses = self.touched(&inner.derived);
+                                last[y] = Some((b.derived.len(), houses));
+                                met[y] = houses;
+                            }
+                            if let (true, Some((s1, s2))) = (pristine, slot) {
+                                let v = if broken { PAIR_BROKEN } else { PAIR_OK };
+                                pairs[s1] = v;
+                                pairs[s2] = v;
+                            }
+                            broken
+                        }
+                    };
+                    if broken {
+                        let before = b.derived.len();
+                        self.remove_nested(b, queue, assume, fact(c, d, false));
+                        epochs.push((before, self.touched(&b.derived[before..])));
+                        changed = true;
+                        pristine = false;
+                    }
+                }
+            }
+        }
+        b.inner.clear();
+        if b.contradiction.is_none() {
+            for c in self.ctx.empty.iter().filter(|&c| b.value[c] == 0) {
+                for d in b.cand[c].iter() {
+                    b.inner
+                        .push((c * 32 + usize::from(d), met[c * 32 + usize::from(d)]));
+                }
+            }
+        }
+    }
+
+    /// Removes a candidate inside branch `b` because its own net would break there, and
+    /// follows the consequences. Its parent is the assumption: the whole branch made it.
+    pub(super) fn remove_nested(
+        &self,
+        b: &mut Branch,
+        queue: &mut Vec<Fact>,
+        assume: Fact,
+        off: Fact,
+    ) {
+        queue.clear();
+        let before = b.derived.len();
+        self.derive(b, off, assume, queue);
+        if b.derived.len() > before {
+            b.why.push((off, Because::Nested));
+        }
+        self.run(b, queue, Mode::Net);
+    }
+
+    /// The net of `y` (true) inside branch `b`, left in `inner`. Only its verdict is read.
+    ///
+    /// When `y`'s plain net from the start is known (and nets here never hit the fact
+    /// limit), it is not derived again: every rule is monotone (fewer candidates never undo
+    /// an inference), so each of its facts holds, or breaks the grid, inside `b` as well, and
+    /// they are applied as they are. `b` and that net are each closed under every rule, and a
+    /// rule reads one cell or one house, so a rule can fire on the union only in the houses
+    /// `both` that each of them touched: those are re-examined, and propagation goes on from
+    /// there. The fixpoint, and so the verdict, is the same as a net derived afresh.
+    pub(super) fn inner_net(
+        &self,
+        b: &Branch,
+        inner: &mut Branch,
+        q: &mut Vec<Fact>,
+        y: Fact,
+        both: u128,
+    ) {
+        inner.copy_state_from(b);
+        q.clear();
+        let (c, d, _) = unfact(y);
+        let nets = self.nets.borrow();
+        let seeds = match nets.get(c * 32 + usize::from(d)) {
+            Some(Some(facts)) if self.dense_len > 0 && self.house_bits.is_some() => facts,
+            _ => {
+                self.derive(inner, y, NONE, q);
+                self.run(inner, q, Mode::Net);
+                return;
+            }
+        };
+        for &f in seeds {
+            self.derive(inner, f, NONE, q);
+            if inner.contradiction.is_some() {
+                return;
+            }
+        }
+        q.clear();
+        let g = self.ctx.geo;
+        let mut houses = both;
+        while houses != 0 && inner.contradiction.is_none() {
+            let h = houses.trailing_zeros() as usize;
+            houses &= houses - 1;
+            if h >= g.houses().len() {
+                break;
+            }
+            for &cell in &g.house(h).cells {
+                if inner.value[cell] == 0 {
+                    if let Some(e) = inner.cand[cell].single_digit() {
+                        self.derive(inner, fact(cell, e, true), y, q);
+                    }
+                }
+            }
+            if self.complete[h] {
+                for e in 1..=g.max_digit() {
+                    if inner.contradiction.is_none() {
+                        self.hidden(inner, h, e, y, Mode::Net, q);
+                    }
+                }
+            }
+            self.house_rule(inner, h, y, false, q);
+        }
+        self.run(inner, q, Mode::Net);
+    }
+}

@@ -1,0 +1,381 @@
+//! The search: every assumption in turn, its contradictions, then the verities.
+
+use super::*;
+
+/// Nested branches of assumptions that broke on an earlier position this one lies inside
+/// (see [`nest_memory`]): each breaks here too, and its proof is made afresh.
+pub(super) fn remembered(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let ctx = e.ctx;
+    if e.dense_len == 0 {
+        return ControlFlow::Continue(());
+    }
+    ctx.mem.nest.borrow_mut().open(ctx.geo);
+    let position = position_of(ctx);
+    for x in candidates(ctx) {
+        let breaks = ctx.mem.nest.borrow().breaks(&position, x.cell, x.digit);
+        if breaks {
+            let b = e.branch(fact(x.cell, x.digit, true), Mode::Nested);
+            if let Some((f, _)) = &b.contradiction {
+                sink(broken_step(e, info, x, &b, *f))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The step of assumption `x` whose branch `b` broke at fact `f`: `x` is false.
+pub(super) fn broken_step(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    x: Candidate,
+    b: &Branch,
+    f: Fact,
+) -> Step {
+    let step = Step::new(info, e.pattern(&[(b, f)]))
+        .eliminate(vec![x])
+        .cells(&[x.cell], Role::Defining);
+    with_links(step, b, f, e)
+}
+
+/// All candidates of the grid, bivalue cells first (their branches are the most telling).
+pub(super) fn candidates(ctx: &Ctx) -> Vec<Candidate> {
+    let mut cells: Vec<Cell> = ctx.empty.iter().collect();
+    cells.sort_by_key(|&c| ctx.cand[c].len());
+    let mut out = Vec::new();
+    for c in cells {
+        for d in ctx.cand[c].iter() {
+            out.push(Candidate::new(c, d));
+        }
+    }
+    out
+}
+
+pub(super) fn search(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    mode: Mode,
+    sink: &mut Sink,
+    reach: &mut Vec<usize>,
+) -> ControlFlow<()> {
+    // `reach`, per candidate: how promising its branch looks for the next level (the size
+    // of its plain net after the plain search, its known branch's tightness after known
+    // nesting).
+    let ctx = e.ctx;
+    let mut all = candidates(ctx);
+    let n = ctx.geo.cell_count();
+    let nesting = matches!(mode, Mode::Known | Mode::Nested);
+    if nesting && reach.len() == n * 32 && !ctx.t.all_complete {
+        // Nested nets cost a net per candidate per candidate: on runs and cages, where
+        // they are frequent, try first the assumptions likeliest to break one level down:
+        // for known nesting those whose plain net went furthest, for full nesting those
+        // whose known branch came closest to breaking (plain grids keep bivalue cells
+        // first, which finds fewer but more telling steps there).
+        all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
+    }
+    let record = mode == Mode::Net;
+    if record {
+        *reach = vec![0; n * 32];
+    }
+    if mode == Mode::Known {
+        e.start_known();
+    }
+    let learned = std::cell::Cell::new(false);
+    let mut make = |x: &Candidate| {
+        let b = e.branch(fact(x.cell, x.digit, true), mode);
+        if mode == Mode::Known && b.contradiction.is_none() {
+            learned.set(e.learn(x, &b) || learned.get());
+            // The nested search tries first the branches that came closest to breaking here.
+            if let Some(r) = reach.get_mut(x.cell * 32 + usize::from(x.digit)) {
+                *r = tightness(ctx, &b);
+            }
+        }
+        if record {
+            reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
+            if b.contradiction.is_none() {
+                e.nets.borrow_mut()[x.cell * 32 + usize::from(x.digit)] = Some(b.derived.clone());
+            }
+            e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
+                if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
+                    u128::MAX
+                } else {
+                    e.touched(&b.derived)
+                };
+        }
+        b
+    };
+    let contradiction = |x: &Candidate, b: &Branch, sink: &mut Sink| match &b.contradiction {
+        Some((f, _)) => sink(broken_step(e, info, *x, b, *f)),
+        None => ControlFlow::Continue(()),
+    };
+    // Branches of every candidate set true, by index of `all`. A candidate of the known
+    // solution cannot lead to a contradiction, so its branch (needed only by the verities
+    // further down) is put off: a hint found before then does not pay for it.
+    // So is one whose nested branch is known not to break here, and a nested branch known
+    // to end inside an earlier one starts from there (see [`nest_memory`]).
+    let mut on: Vec<Option<Branch>> = Vec::with_capacity(all.len());
+    let mut index = vec![usize::MAX; n * 32];
+    // Only where nets never hit the fact limit (a cut-off branch is not a closed state).
+    let keep = mode == Mode::Nested && e.dense_len > 0;
+    let position = std::sync::Arc::new(position_of(ctx));
+    let memory = &ctx.mem.nest;
+    let is_true = |x: &Candidate| ctx.solution.is_some_and(|s| s[x.cell] == x.digit);
+    // The nested branch of `x` when it has to be made, and whether it breaks. A branch
+    // started from a remembered state has no proof of its own: when it breaks, a fresh one
+    // is made for the step (`fresh`); when not, it is left to the verities (made afresh,
+    // if ever).
+    let nested = |x: &Candidate, fresh: bool| -> (Option<Branch>, bool) {
+        let assume = fact(x.cell, x.digit, true);
+        let known = if keep {
+            memory.borrow().known(&position, x.cell, x.digit)
+        } else {
+            nest_memory::Known::Nothing
+        };
+        let b = match known {
+            nest_memory::Known::Unbroken => return (None, false),
+            nest_memory::Known::Inside(state, inner) => {
+                let b = e.nested_from(assume, &state, &inner);
+                if b.contradiction.is_some() {
+                    return (fresh.then(|| e.branch(assume, mode)), true);
+                }
+                let end = state_of(&b.value, &b.cand);
+                memory
+                    .borrow_mut()
+                    .remember(&position, x.cell, x.digit, end, b.inner);
+                return (None, false);
+            }
+            nest_memory::Known::Nothing => e.branch(assume, mode),
+        };
+        let broken = b.contradiction.is_some();
+        if keep && !broken {
+            let end = state_of(&b.value, &b.cand);
+            memory
+                .borrow_mut()
+                .remember(&position, x.cell, x.digit, end, b.inner.clone());
+        }
+        (Some(b), broken)
+    };
+    // Finding every breaker only pays when later positions will read them: not on a first
+    // hint (a one-off `hint`), only once a walk has left branches behind.
+    let walking = keep && memory.borrow_mut().open(ctx.geo);
+    let mut tried = 0;
+    for (i, x) in all.iter().enumerate() {
+        index[x.cell * 32 + usize::from(x.digit)] = i;
+        if is_true(x) {
+            on.push(None);
+            continue;
+        }
+        let b = if mode == Mode::Nested {
+            let (b, broken) = nested(x, true);
+            if broken && walking && tried >= SCAN_AFTER {
+                // Breakers are rare here: find the others now, for the next positions.
+                for y in all[i + 1..].iter().filter(|y| !is_true(y)) {
+                    if let (_, true) = nested(y, false) {
+                        memory
+                            .borrow_mut()
+                            .remember_breaker(&position, y.cell, y.digit);
+                    }
+                }
+            }
+            tried += 1;
+            match b {
+                Some(b) => b,
+                None => {
+                    on.push(None);
+                    continue;
+                }
+            }
+        } else {
+            make(x)
+        };
+        contradiction(x, &b, sink)?;
+        on.push(Some(b));
+    }
+    let mut ready = Vec::with_capacity(all.len());
+    for (b, x) in on.into_iter().zip(&all) {
+        let b = match b {
+            Some(b) => b,
+            None => {
+                let b = make(x);
+                // Only when the grid does not match the solution given.
+                contradiction(x, &b, sink)?;
+                b
+            }
+        };
+        ready.push(b);
+    }
+    let mut on = ready;
+    // Known nesting: each branch's facts join its candidate's known net, so another sweep
+    // can rule out candidates whose own branch needed known nesting (up to a bound).
+    if mode == Mode::Known {
+        e.next_known();
+        for _ in 1..KNOWN_SWEEPS {
+            if !learned.take() {
+                break;
+            }
+            for pass in [false, true] {
+                for (i, x) in all.iter().enumerate().filter(|(_, x)| is_true(x) == pass) {
+                    // A branch that what was learnt cannot change is not made again (it
+                    // would end the same, and it learnt its facts already).
+                    if e.known_settled(&on[i]) {
+                        continue;
+                    }
+                    let b = make(x);
+                    contradiction(x, &b, sink)?;
+                    on[i] = b;
+                }
+            }
+            e.next_known();
+        }
+    }
+    // Both states of a candidate: false leading to a contradiction places it; a fact that
+    // both states imply holds.
+    for (i, x) in all.iter().enumerate() {
+        if on[i].contradiction.is_some() {
+            continue;
+        }
+        let off = e.branch(fact(x.cell, x.digit, false), mode);
+        if let Some((f, _)) = &off.contradiction {
+            let step = Step::new(info, e.pattern(&[(&off, *f)]))
+                .place(x.cell, x.digit)
+                .cells(&[x.cell], Role::Defining);
+            let step = with_links(step, &off, *f, e);
+            sink(step)?;
+            continue;
+        }
+        verity(e, info, &[&on[i], &off], sink)?;
+    }
+    // Cell verity: every candidate of a cell.
+    let over = |facts: &mut dyn Iterator<Item = (Cell, u8)>, sink: &mut Sink| {
+        let branches: Vec<&Branch> = facts
+            .map(|(c, d)| &on[index[c * 32 + usize::from(d)]])
+            .filter(|b| b.contradiction.is_none())
+            .collect();
+        if branches.len() >= 2 {
+            verity(e, info, &branches, sink)?;
+        }
+        ControlFlow::Continue(())
+    };
+    for c in ctx.empty.iter() {
+        over(&mut ctx.cand[c].iter().map(|d| (c, d)), sink)?;
+    }
+    // House verity: every place of a digit in a complete house.
+    for &h in &ctx.t.complete {
+        for d in 1..=ctx.geo.max_digit() {
+            let places = ctx.where_in(h, d);
+            if places.len() < 2 {
+                continue;
+            }
+            over(&mut places.iter().map(|c| (c, d)), sink)?;
+        }
+    }
+    // The same for a digit every feasible run or combination of a run or cage holds.
+    for (h, sp) in e.special.iter().enumerate() {
+        if sp.is_none() {
+            continue;
+        }
+        let house = ctx.geo.house(h);
+        for d in crate::solver::logic::must_appear(ctx.grid, house).iter() {
+            let places = ctx.where_in(h, d);
+            if places.len() < 2 || ctx.placed_in(h).contains(d) {
+                continue;
+            }
+            over(&mut places.iter().map(|c| (c, d)), sink)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Per cell, its digit (as a single) or its candidates.
+pub(super) fn state_of(value: &[u8], cand: &[Digits]) -> nest_memory::State {
+    value
+        .iter()
+        .zip(cand)
+        .map(|(&v, &m)| if v == 0 { m } else { Digits::single(v) })
+        .collect()
+}
+
+/// The position searched, in the memory's terms (see [`state_of`]).
+pub(super) fn position_of(ctx: &Ctx) -> nest_memory::State {
+    let values: Vec<u8> = (0..ctx.geo.cell_count())
+        .map(|c| ctx.grid.value(c))
+        .collect();
+    state_of(&values, &ctx.cand)
+}
+
+/// How close branch `b` came to breaking: its empty cells per candidate left, a bivalue
+/// cell counting one (scaled to an integer; higher is tighter). Measured on the hardest
+/// honeycombs, trying the tightest known-net branches first halves the nested branches
+/// made before one breaks, and cuts the worst cases by four to seven.
+pub(super) fn tightness(ctx: &Ctx, b: &Branch) -> usize {
+    let (mut empty, mut left) = (0, 0);
+    for c in ctx.empty.iter().filter(|&c| b.value[c] == 0) {
+        empty += 1;
+        left += match b.cand[c].len() {
+            2 => 1,
+            k => k as usize,
+        };
+    }
+    empty * 1_000_000 / left.max(1)
+}
+
+/// Facts derived by every branch (and not already true in the grid) give a step.
+pub(super) fn verity(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    branches: &[&Branch],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let ctx = e.ctx;
+    let Some(first) = branches.first() else {
+        return ControlFlow::Continue(());
+    };
+    for &f in &first.derived {
+        let common = branches[1..]
+            .iter()
+            .all(|b| b.parent[f as usize] != UNSET && b.contradiction.is_none());
+        if !common {
+            continue;
+        }
+        let (c, d, on) = unfact(f);
+        if ctx.grid.value(c) != 0 || !ctx.cand[c].contains(d) {
+            continue;
+        }
+        let ends: Vec<(&Branch, Fact)> = branches.iter().map(|&b| (b, f)).collect();
+        let mut step = Step::new(info, e.pattern(&ends));
+        step = if on {
+            step.place(c, d)
+        } else {
+            step.eliminate(vec![Candidate::new(c, d)])
+        };
+        for b in branches {
+            step = with_links(step, b, f, e);
+        }
+        sink(step)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Adds the links of the trace to `f` as highlights.
+pub(super) fn with_links(mut step: Step, b: &Branch, f: Fact, e: &Engine) -> Step {
+    let nodes = e.trace(b, f);
+    for w in nodes.windows(2) {
+        let kind = if w[1].on {
+            LinkKind::Strong
+        } else {
+            LinkKind::Weak
+        };
+        step.highlights.push(Highlight {
+            target: Target::Link(
+                Candidate::new(w[0].cells[0], w[0].digit),
+                Candidate::new(w[1].cells[0], w[1].digit),
+                kind,
+            ),
+            role: Role::Defining,
+        });
+    }
+    step
+}

@@ -1,0 +1,296 @@
+use super::super::testutil::grid;
+use super::super::{find_all, next_step, SolverMemory};
+use super::{search, Engine, Mode};
+use std::ops::ControlFlow;
+
+/// The rule memo stores, beside each result, the result for the masks it leaves (what a
+/// net asks next): that is only right if the rule keeps everything it kept once.
+#[test]
+fn a_run_rule_keeps_what_it_kept() {
+    let mut next = super::super::testutil::xorshift(0x9E37_79B9_7F4A_7C15u64);
+    let mut narrowed = 0;
+    for len in 5..=9usize {
+        let sets: Vec<u16> = (1..=10 - len)
+            .map(|lo| (((1u32 << len) - 1) << (lo - 1)) as u16)
+            .collect();
+        for _ in 0..20_000 {
+            let masks: Vec<u16> = (0..len).map(|_| next() as u16 & 0x1ff).collect();
+            let once = super::engine::rule_out(&sets, &masks);
+            if once.broken {
+                continue;
+            }
+            let kept: Vec<u16> = masks
+                .iter()
+                .zip(&once.allowed)
+                .map(|(&m, &a)| m & a)
+                .collect();
+            narrowed += usize::from(kept != masks);
+            let twice = super::engine::rule_out(&sets, &kept);
+            assert!(!twice.broken, "{masks:?}");
+            assert_eq!(&twice.allowed[..len], &kept[..], "{masks:?}");
+            assert_eq!(twice.must, once.must, "{masks:?}");
+        }
+    }
+    assert!(
+        narrowed > 1000,
+        "the sample must exercise the rule: {narrowed}"
+    );
+}
+
+/// A hard puzzle (top1465 #1 style) where the first step beyond the basic techniques
+/// is a forcing step; every forcing step found must keep the true digits.
+#[test]
+fn forcing_steps_are_sound_on_a_hard_puzzle() {
+    let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let g = grid(line);
+    let p = crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Standard, "t", 1)
+        .unwrap()
+        .unwrap();
+    let sol = crate::solver::exact::solve(&p, 1).first.unwrap();
+    let steps = find_all(&g, "forcing-chain");
+    let nets = find_all(&g, "forcing-net");
+    assert!(!steps.is_empty() || !nets.is_empty());
+    for s in steps.iter().chain(&nets) {
+        for e in &s.eliminations {
+            assert_ne!(sol[e.cell], e.digit, "{}", s.id());
+        }
+        for pl in &s.placements {
+            assert_eq!(sol[pl.cell], pl.digit, "{}", s.id());
+        }
+        let text = s.explain(g.geometry(), super::Detail::Full);
+        assert!(text.starts_with(s.name()), "{text}");
+    }
+    assert!(next_step(&g, None, &mut super::super::SolverMemory::new()).is_some());
+}
+
+/// On a honeycomb grid the chains follow the run rules of the lines (which the old
+/// propagation, singles in complete houses only, could not), stay sound, and say which
+/// line made each such inference.
+#[test]
+fn honeycomb_chains_use_the_run_rules() {
+    use crate::format::parse_line;
+    use crate::puzzle::{Grid, Variant};
+    let line = "..........4....16..53....7.9.........3............46.........";
+    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+        .unwrap()
+        .unwrap();
+    let g = Grid::from_puzzle(&p);
+    let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+    let steps = find_all(&g, "forcing-chain");
+    assert!(!steps.is_empty());
+    let mut ruled = 0;
+    for s in &steps {
+        for e in &s.eliminations {
+            assert_ne!(sol[e.cell], e.digit);
+        }
+        for pl in &s.placements {
+            assert_eq!(sol[pl.cell], pl.digit);
+        }
+        let text = s.explain(g.geometry(), super::Detail::Full);
+        if text.contains(" (run of ") || text.contains(" needs ") {
+            ruled += 1;
+        }
+    }
+    assert!(ruled > 0, "no chain names a run rule");
+}
+
+/// A honeycomb (made by termdoku's generator) whose path meets nested nets within a few
+/// steps, and its solution.
+fn nested_net_puzzle() -> (crate::puzzle::Grid, Vec<u8>) {
+    use crate::format::parse_line;
+    use crate::puzzle::{Grid, Variant};
+    let line = "......3......9.7.............................6.5......8......";
+    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+        .unwrap()
+        .unwrap();
+    let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+    (Grid::from_puzzle(&p), sol)
+}
+
+/// A nested net's proof starts at its assumption and says why a removal made inside the
+/// branch holds, rather than starting at that removal as if it were assumed.
+#[test]
+fn a_nested_net_shows_its_assumption_and_why() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut nested = None;
+    let mut memory = SolverMemory::new();
+    for _ in 0..8 {
+        let s = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        for e in &s.eliminations {
+            assert_ne!(sol[e.cell], e.digit);
+        }
+        let text = s.explain(g.geometry(), super::Detail::Full);
+        if text.contains("would lead to a contradiction") {
+            nested = Some((s, text));
+            break;
+        }
+        apply(&mut g, &s);
+    }
+    let (s, text) = nested.expect("a nested net within 8 steps");
+    // "Forcing Net: r3c4=6 -> r2c3<>7 (r2c3=7 would lead ...) -> ...; so remove 6 from r3c4"
+    let target = &s.eliminations[0];
+    let assumed = format!(
+        "Forcing Net: {}={} -> ",
+        g.geometry().cell_name(target.cell),
+        crate::geometry::digit_char(target.digit)
+    );
+    assert!(text.starts_with(&assumed), "{text}");
+}
+
+/// The first useful step of the net search at `g` and the mode that found it, trying
+/// `modes` in turn as `find` does.
+fn first_by_mode(g: &crate::puzzle::Grid, modes: &[Mode]) -> Option<(Mode, super::Step)> {
+    let memory = SolverMemory::new();
+    let ctx = super::Ctx::new(g, &memory);
+    let e = Engine::new(&ctx);
+    let info = super::super::technique("forcing-net").expect("forcing-net");
+    let mut reach = Vec::new();
+    for &mode in modes {
+        let mut found = None;
+        let _ = search(
+            &e,
+            info,
+            mode,
+            &mut |s: super::Step| {
+                if super::super::useful(g, &s) {
+                    found = Some(s);
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+            &mut reach,
+        );
+        if let Some(s) = found {
+            return Some((mode, s));
+        }
+    }
+    None
+}
+
+/// Known nesting removes candidates where plain nets find nothing, soundly, and says
+/// which inner candidate would lead to a contradiction.
+#[test]
+fn known_nesting_finds_what_plain_nets_miss() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut known = 0;
+    let mut memory = SolverMemory::new();
+    for _ in 0..40 {
+        if g.is_solved() {
+            break;
+        }
+        if let Some((Mode::Known, s)) = first_by_mode(&g, &[Mode::Net, Mode::Known]) {
+            for x in &s.eliminations {
+                assert_ne!(
+                    sol[x.cell],
+                    x.digit,
+                    "{}",
+                    s.explain(g.geometry(), super::Detail::Full)
+                );
+            }
+            let text = s.explain(g.geometry(), super::Detail::Full);
+            assert!(text.contains("would lead to a contradiction"), "{text}");
+            known += 1;
+        }
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        apply(&mut g, &step);
+    }
+    assert!(
+        known >= 1,
+        "the path should meet a step only known nesting finds"
+    );
+}
+
+/// What nested branches left on earlier positions only saves time: along a path with
+/// nested nets, each step found with that memory (breakers forgotten) is the step found
+/// from an empty one, and every elimination is sound.
+#[test]
+fn remembered_branches_change_no_step() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut memory = SolverMemory::new();
+    let mut nets = 0;
+    for _ in 0..40 {
+        if g.is_solved() {
+            break;
+        }
+        memory.forget_breakers();
+        let warm = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        let cold = next_step(&g, Some(&sol), &mut SolverMemory::new()).expect("a step");
+        let text = |s: &super::Step| s.explain(g.geometry(), super::Detail::Full);
+        assert_eq!(text(&warm), text(&cold));
+        for x in &warm.eliminations {
+            assert_ne!(sol[x.cell], x.digit, "{}", text(&warm));
+        }
+        nets += usize::from(warm.id() == "forcing-net");
+        apply(&mut g, &warm);
+    }
+    assert!(nets >= 3, "the path should meet forcing nets");
+}
+
+/// Breakers remembered from earlier positions choose steps, so a walk starts with a
+/// fresh memory: solving a puzzle gives the same path whatever was solved before.
+#[test]
+fn a_walk_does_not_depend_on_earlier_walks() {
+    use crate::solver::rate::solve_grid;
+    let (g, sol) = nested_net_puzzle();
+    let names = |steps: &[super::Step]| {
+        let geo = g.geometry();
+        steps
+            .iter()
+            .map(|s| s.explain(geo, super::Detail::Full))
+            .collect::<Vec<_>>()
+    };
+    let first = names(&solve_grid(g.clone(), Some(&sol)).0);
+    // Half way through, so that breakers of later positions are remembered.
+    let mut half = g.clone();
+    let (steps, _) = solve_grid(g.clone(), Some(&sol));
+    for s in &steps[..steps.len() / 2] {
+        crate::solver::logic::apply(&mut half, s);
+    }
+    let _ = solve_grid(half, Some(&sol));
+    assert_eq!(first, names(&solve_grid(g.clone(), Some(&sol)).0));
+}
+
+/// A known solution only orders the search: along a path with nested nets, the step
+/// found with it is the step found without it (from the same memory of breakers).
+#[test]
+fn the_solution_changes_no_step() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut nets = 0;
+    let mut memory = SolverMemory::new();
+    for _ in 0..10 {
+        memory.forget_breakers();
+        let with = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        memory.forget_breakers();
+        let without = next_step(&g, None, &mut memory).expect("a step");
+        let text = |s: &super::Step| s.explain(g.geometry(), super::Detail::Full);
+        assert_eq!(text(&with), text(&without));
+        assert_eq!(with.eliminations, without.eliminations);
+        assert_eq!(with.placements, without.placements);
+        nets += usize::from(with.id() == "forcing-net");
+        apply(&mut g, &with);
+    }
+    assert!(nets >= 2, "the path should meet forcing nets");
+}
+
+/// A hint worker keeps its memory, breakers included, for a whole game: the steps it
+/// gives may differ from a fresh walk's, but every one is sound and the walk solves.
+#[test]
+fn a_warm_memory_gives_sound_steps() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut memory = SolverMemory::new();
+    while !g.is_solved() {
+        let s = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        for x in &s.eliminations {
+            assert_ne!(sol[x.cell], x.digit, "{}", s.id());
+        }
+        for x in &s.placements {
+            assert_eq!(sol[x.cell], x.digit, "{}", s.id());
+        }
+        apply(&mut g, &s);
+    }
+}
