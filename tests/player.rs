@@ -3,6 +3,7 @@
 
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 use termdoku::game::builtin;
@@ -10,6 +11,7 @@ use termdoku::puzzle::{Layout, Puzzle, Variant};
 use termdoku::tui::app::{App, Screen};
 use termdoku::tui::config::Config;
 use termdoku::tui::view;
+use termdoku::tui::view::layout::Plan;
 
 fn app(v: Variant) -> App {
     App::with_puzzle(builtin::puzzle(v))
@@ -44,24 +46,63 @@ fn text(buf: &Buffer) -> String {
     out
 }
 
-/// Screen position of the digit of a cell, found by drawing a marker.
+fn plan(app: &App, w: u16, h: u16) -> Plan {
+    view::plan(app, Rect::new(0, 0, w, h)).expect("fits")
+}
+
+/// Screen position of the digit of a cell, as the layout plan places it.
 fn digit_pos(app: &App, name: &str, w: u16, h: u16) -> (u16, u16) {
-    let c = cell(app, name);
-    let g = app.game.geometry();
-    let (m, _) = view::choose(app, ratatui::layout::Rect::new(0, 0, w, h));
-    let m = m.expect("fits");
-    let (cw, ch) = (m.cw, m.ch);
-    let (r, col) = g.coords(c);
-    match g.shape() {
-        termdoku::geometry::Shape::Square { .. } => (
-            (col as u16 - 1) * (cw + 1) + 1 + cw / 2,
-            (r as u16 - 1) * (ch + 1) + 1 + ch / 2,
-        ),
-        termdoku::geometry::Shape::Honeycomb => {
-            let (sx, sy) = g.screen_pos(c);
-            (sx * cw.div_ceil(2) + 1 + cw / 2, sy * (ch + 1) + 1 + ch / 2)
+    let p = plan(app, w, h);
+    let r = p.cell_rect(app.game.geometry(), cell(app, name));
+    let (dx, dy) = p.digit_pos();
+    (r.x + dx, r.y + dy)
+}
+
+/// The text, then a map of text modifiers: one letter per screen cell, each letter a
+/// combination of modifiers named in the legend above the map (`.` for none).
+fn styled(buf: &Buffer) -> String {
+    let a = buf.area;
+    let mut legend: Vec<Modifier> = Vec::new();
+    let mut map = String::new();
+    for y in a.top()..a.bottom() {
+        let mut line = String::new();
+        for x in a.left()..a.right() {
+            let m = buf[(x, y)].modifier;
+            if m.is_empty() {
+                line.push('.');
+                continue;
+            }
+            let i = legend.iter().position(|&l| l == m).unwrap_or_else(|| {
+                legend.push(m);
+                legend.len() - 1
+            });
+            line.push((b'a' + i as u8) as char);
         }
+        map.push_str(line.trim_end_matches('.'));
+        map.push('\n');
     }
+    let mut out = text(buf);
+    out.push_str("\n---- modifiers ----\n");
+    for (i, m) in legend.iter().enumerate() {
+        out.push_str(&format!("{} = {:?}\n", (b'a' + i as u8) as char, m));
+    }
+    out.push_str(&map);
+    out
+}
+
+/// A small grid with a few givens (4x4 or 6x6).
+fn small(size: usize) -> App {
+    let givens: Vec<u8> = match size {
+        4 => vec![1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2],
+        _ => {
+            let mut g = vec![0; 36];
+            for (i, d) in [(0, 1), (8, 2), (13, 3), (21, 4), (26, 5), (35, 6)] {
+                g[i] = d;
+            }
+            g
+        }
+    };
+    App::with_puzzle(Puzzle::new(Layout::new(Variant::Standard, size), givens).unwrap())
 }
 
 // ---------- key sequences ----------
@@ -240,6 +281,7 @@ fn finish_solves_and_undo_unsolves() {
     assert!(a.message.as_ref().unwrap().text.contains("Solved"));
     a.press("u");
     assert!(!a.game.solved);
+    assert!(a.message.is_none(), "Solved goes with the undo");
 }
 
 #[test]
@@ -294,25 +336,230 @@ fn pause_stops_the_clock_and_blocks_moves() {
 // ---------- snapshots ----------
 
 #[test]
-fn snapshots_of_every_variant_small_and_large() {
+fn snapshots_of_every_variant_at_each_size() {
     for v in Variant::ALL {
         let mut a = app(v);
-        a.press("jjl");
-        insta::assert_snapshot!(format!("{v}_80x24"), text(&render(&a, 80, 24)));
-        a.press("a");
+        a.press("jjl a");
+        insta::assert_snapshot!(format!("{v}_80x24_candidates"), text(&render(&a, 80, 24)));
+        insta::assert_snapshot!(format!("{v}_60x20"), text(&render(&a, 60, 20)));
         insta::assert_snapshot!(format!("{v}_160x50_candidates"), text(&render(&a, 160, 50)));
+    }
+    let mut h = app(Variant::Honeycomb);
+    h.press("jjl a");
+    insta::assert_snapshot!("honeycomb_80x30_candidates", text(&render(&h, 80, 30)));
+    for size in [4, 6] {
+        let mut a = small(size);
+        a.press("a");
+        insta::assert_snapshot!(
+            format!("{size}x{size}_80x24_candidates"),
+            text(&render(&a, 80, 24))
+        );
+    }
+    let mut four = small(4);
+    four.press("a");
+    insta::assert_snapshot!("4x4_30x12_candidates", text(&render(&four, 30, 12)));
+}
+
+#[test]
+fn every_candidate_is_drawn_at_80x24_in_every_small_variant() {
+    let mut apps: Vec<App> = [
+        Variant::Standard,
+        Variant::Diagonal,
+        Variant::Jigsaw,
+        Variant::Killer,
+    ]
+    .into_iter()
+    .map(app)
+    .collect();
+    apps.push(small(4));
+    apps.push(small(6));
+    for mut a in apps {
+        a.press("a");
+        let buf = render(&a, 80, 24);
+        let p = plan(&a, 80, 24);
+        let g = a.game.geometry();
+        let mut drawn = 0;
+        for c in g.cells() {
+            let r = p.cell_rect(g, c);
+            for d in a.game.marks(c).iter() {
+                let (dx, dy) = p.candidate_pos(d).expect("marks in cells");
+                let sym = buf[(r.x + dx, r.y + dy)].symbol().to_string();
+                assert_eq!(sym, d.to_string(), "{} of {}", d, g.cell_name(c));
+                drawn += 1;
+            }
+        }
+        assert!(drawn > 100 || g.cell_count() < 81, "{drawn}");
     }
 }
 
 #[test]
-fn snapshot_ascii_borders() {
+fn honeycomb_shows_every_candidate_from_80x29() {
+    let mut a = app(Variant::Honeycomb);
+    a.press("a");
+    assert!(!plan(&a, 80, 28).marks_visible());
+    let p = plan(&a, 80, 30);
+    assert!(p.marks_visible());
+    let buf = render(&a, 80, 30);
+    let g = a.game.geometry();
+    for c in g.cells() {
+        let r = p.cell_rect(g, c);
+        for d in a.game.marks(c).iter() {
+            let (dx, dy) = p.candidate_pos(d).unwrap();
+            assert_eq!(buf[(r.x + dx, r.y + dy)].symbol(), d.to_string());
+        }
+    }
+}
+
+#[test]
+fn small_terminals_still_play() {
+    let mut a = app(Variant::Standard);
+    let t = text(&render(&a, 60, 20));
+    assert!(!t.contains("enlarge"), "{t}");
+    a.press("ll4");
+    assert_eq!(value(&a, "r1c3"), 4);
+    let (x, y) = digit_pos(&a, "r1c3", 60, 20);
+    assert_eq!(render(&a, 60, 20)[(x, y)].symbol(), "4");
+    let four = small(4);
+    let t = text(&render(&four, 30, 12));
+    assert!(!t.contains("enlarge"), "{t}");
+}
+
+#[test]
+fn rows_and_columns_are_labelled_with_the_hint_names() {
+    let mut a = app(Variant::Standard);
+    a.press("jjjjllllH");
+    let buf = render(&a, 80, 24);
+    let t = text(&buf);
+    let first = t.lines().next().unwrap();
+    for d in 1..=9 {
+        assert!(first.contains(&d.to_string()), "column {d}: {first}");
+    }
+    let p = plan(&a, 80, 24);
+    let g = a.game.geometry();
+    for r in 1..=9 {
+        let rect = p.cell_rect(g, g.cell_at(r, 1).unwrap());
+        assert_eq!(buf[(0, rect.y)].symbol(), r.to_string());
+    }
+    assert!(t.contains("Cell r5c5: empty"), "{t}");
+    assert!(t.contains("box 5"), "{t}");
+}
+
+#[test]
+fn the_panel_names_the_cage_with_its_sum_and_combinations() {
+    let a = app(Variant::Killer);
+    let g = a.game.geometry();
+    let cage = g
+        .houses_of(a.cursor)
+        .iter()
+        .map(|&h| g.house(h))
+        .find(|h| matches!(h.kind, termdoku::geometry::HouseKind::Cage(_)))
+        .unwrap();
+    // Beside the grid when there is room, else in the status line.
+    let t = text(&render(&a, 120, 40));
+    assert!(t.contains(&format!("{} sum", cage.name())), "{t}");
+    assert!(t.contains("ways:") || t.contains("1 way:"), "{t}");
+    let t = text(&render(&a, 80, 24));
+    assert!(t.contains(&format!("{}=", cage.name())), "{t}");
+}
+
+#[test]
+fn the_first_hint_stage_highlights_the_house_it_names() {
+    let mut a = app(Variant::Standard);
+    a.press("H");
+    let hs = a.hint.clone().unwrap();
+    let nudge = hs.hint.nudge.clone();
+    let g = a.game.geometry();
+    let named = g
+        .houses()
+        .iter()
+        .find(|h| nudge.ends_with(&h.name()) || nudge.contains(&format!("{} ", h.name())));
+    let Some(house) = named else {
+        return;
+    };
+    let buf = render(&a, 80, 24);
+    let p = plan(&a, 80, 24);
+    let c = *house.cells.iter().find(|&&c| c != a.cursor).unwrap();
+    let r = p.cell_rect(g, c);
+    assert_eq!(buf[(r.x + 1, r.y)].bg, Color::Yellow, "{nudge}");
+}
+
+#[test]
+fn a_cage_across_a_box_border_keeps_its_outline() {
+    let a = app(Variant::Killer);
+    let g = a.game.geometry();
+    let cage_of = |c: usize| {
+        g.houses_of(c)
+            .iter()
+            .copied()
+            .find(|&h| matches!(g.house(h).kind, termdoku::geometry::HouseKind::Cage(_)))
+    };
+    for (w, h) in [(80, 24), (160, 50), (60, 20)] {
+        let buf = render(&a, w, h);
+        let p = plan(&a, w, h);
+        let mut crossings = 0;
+        for c in g.cells() {
+            if c % 9 == 8 || c % 3 != 2 || cage_of(c) != cage_of(c + 1) {
+                continue;
+            }
+            let r = p.cell_rect(g, c);
+            assert_eq!(buf[(r.right(), r.y)].symbol(), "╏", "{}", g.cell_name(c));
+            crossings += 1;
+        }
+        assert!(crossings > 0);
+    }
+}
+
+#[test]
+fn an_entry_keeps_its_colour_inside_a_highlighted_house() {
+    let mut cfg = Config::default();
+    cfg.theme.house = termdoku::tui::config::StyleSpec("black on white".into());
+    let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
+    let mut a = App::new(game, cfg, true, false).unwrap();
+    a.press("ll4 l");
+    let buf = render(&a, 80, 24);
+    let (x, y) = digit_pos(&a, "r1c3", 80, 24);
+    assert_eq!(buf[(x, y)].symbol(), "4");
+    assert_eq!(buf[(x, y)].fg, Color::Blue);
+    assert_eq!(buf[(x, y)].bg, Color::White);
+}
+
+#[test]
+fn messages_follow_the_board() {
+    let mut a = app(Variant::Standard);
+    a.press("ll1c");
+    assert!(a
+        .message
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("1 entry differs"));
+    a.press("x");
+    assert!(
+        a.message.is_none(),
+        "a check result goes when the board changes"
+    );
+    a.press("c");
+    assert!(a.message.as_ref().unwrap().text.contains("cells to go"));
+}
+
+#[test]
+fn snapshot_ascii_and_no_color_with_styles() {
     for v in [Variant::Killer, Variant::Honeycomb] {
         let game = termdoku::game::Game::new(builtin::puzzle(v));
         let mut a = App::new(game, Config::default(), false, true).unwrap();
-        a.press("jjl");
-        let t = text(&render(&a, 80, 24));
+        a.press("jjl a");
+        let (w, h) = if v == Variant::Honeycomb {
+            (80, 30)
+        } else {
+            (80, 24)
+        };
+        let t = styled(&render(&a, w, h));
         assert!(t.is_ascii(), "{t}");
-        insta::assert_snapshot!(format!("{v}_ascii_80x24"), t);
+        insta::assert_snapshot!(format!("{v}_ascii_no_color_{w}x{h}"), t);
+        let game = termdoku::game::Game::new(builtin::puzzle(v));
+        let mut u = App::new(game, Config::default(), true, true).unwrap();
+        u.press("jjl a c");
+        insta::assert_snapshot!(format!("{v}_no_color_{w}x{h}"), styled(&render(&u, w, h)));
     }
 }
 
@@ -320,7 +567,7 @@ fn snapshot_ascii_borders() {
 fn snapshot_enlarge_screen_and_recovery() {
     let a = app(Variant::Standard);
     let small = text(&render(&a, 50, 16));
-    assert!(small.contains("enlarge to 68x20"), "{small}");
+    assert!(small.contains("enlarge to 21x20"), "{small}");
     insta::assert_snapshot!("enlarge_50x16", small);
     assert!(!text(&render(&a, 80, 24)).contains("enlarge"));
 }
@@ -336,6 +583,12 @@ fn snapshot_help_screen() {
         }
     }
     insta::assert_snapshot!("help_80x24", t);
+    a.press("jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj");
+    let t = text(&render(&a, 80, 24));
+    assert!(
+        t.contains("Legend") && t.contains("the selected cell"),
+        "{t}"
+    );
     a.press("<esc>");
     assert_eq!(a.screen, Screen::Play);
 }
@@ -396,26 +649,22 @@ fn full_hint_styles_its_roles() {
     a.press("a HHH");
     let h = a.hint.as_ref().unwrap().hint.clone();
     let p = h.placements[0];
-    let name = a.game.geometry().cell_name(p.cell);
-    let buf = render(&a, 80, 24);
-    let (x, y) = digit_pos(&a, &name, 80, 24);
-    assert_eq!(buf[(x, y)].bg, Color::Green, "placement role");
-    // In the large layout the placed candidate itself is styled.
-    let big = render(&a, 160, 50);
-    let (bx, by) = digit_pos(&a, &name, 160, 50);
-    let g = a.game.geometry();
-    let _ = g;
-    let d = p.digit as u16 - 1;
-    let (cx, cy) = (bx - 3 + 1 + 2 * (d % 3), by - 1 + d / 3);
-    assert_eq!(big[(cx, cy)].symbol(), p.digit.to_string());
-    assert_eq!(big[(cx, cy)].bg, Color::Green);
+    // The placed candidate itself is styled, at every size that shows candidates.
+    for (w, h) in [(80, 24), (160, 50)] {
+        let big = render(&a, w, h);
+        let pl = plan(&a, w, h);
+        let r = pl.cell_rect(a.game.geometry(), p.cell);
+        let (dx, dy) = pl.candidate_pos(p.digit).unwrap();
+        assert_eq!(big[(r.x + dx, r.y + dy)].symbol(), p.digit.to_string());
+        assert_eq!(big[(r.x + dx, r.y + dy)].bg, Color::Green);
+    }
 }
 
 #[test]
 fn no_color_keeps_modifiers_only() {
     let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
-    let a = App::new(game, Config::default(), true, true).unwrap();
-    let buf = render(&a, 80, 24);
+    let app = App::new(game, Config::default(), true, true).unwrap();
+    let buf = render(&app, 80, 24);
     let a = buf.area;
     for y in a.top()..a.bottom() {
         for x in a.left()..a.right() {
@@ -423,5 +672,6 @@ fn no_color_keeps_modifiers_only() {
             assert_eq!(buf[(x, y)].fg, Color::Reset);
         }
     }
-    assert!(buf[(2, 1)].modifier.contains(Modifier::REVERSED));
+    let (x, y) = digit_pos(&app, "r1c1", 80, 24);
+    assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
 }

@@ -74,8 +74,13 @@ pub struct App {
     /// The next digit toggles a pencil mark (the `mark-next` key).
     pub mark_next: bool,
     pub screen: Screen,
+    /// Lines the help screen is scrolled by (its legend is below the keys).
+    pub help_scroll: u16,
     pub hint: Option<HintState>,
     pub message: Option<Message>,
+    /// The message was said by the command being handled (an older one goes when the
+    /// board changes, so a check result or "Solved" never outlives the board it was about).
+    message_fresh: bool,
     /// Cells flagged by the last check, until the next change.
     pub checked: Vec<Cell>,
     pub config: Config,
@@ -209,8 +214,10 @@ impl App {
             pencil: false,
             mark_next: false,
             screen: Screen::Play,
+            help_scroll: 0,
             hint: None,
             message: None,
+            message_fresh: false,
             checked: Vec::new(),
             config,
             keymap,
@@ -328,6 +335,7 @@ impl App {
     }
 
     fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message_fresh = true;
         self.message = Some(Message {
             text: text.into(),
             tone,
@@ -347,6 +355,8 @@ impl App {
         match cmd {
             Command::Help | Command::Cancel | Command::Confirm => self.screen = Screen::Play,
             Command::Quit => self.quit = true,
+            Command::MoveDown => self.help_scroll = self.help_scroll.saturating_add(1),
+            Command::MoveUp => self.help_scroll = self.help_scroll.saturating_sub(1),
             _ => {}
         }
     }
@@ -412,6 +422,7 @@ impl App {
             return;
         }
         let was_solved = self.game.solved;
+        self.message_fresh = false;
         let before = (self.cursor, self.pencil);
         let mut changed = false;
         let mut keep_hint = false;
@@ -478,7 +489,10 @@ impl App {
                     Some(0) => self.say(Tone::Info, "Nothing left to fill."),
                     Some(n) => {
                         changed = true;
-                        self.say(Tone::Info, format!("Filled {n} cells from the solution."));
+                        self.say(
+                            Tone::Info,
+                            format!("Filled {} from the solution.", cells(n)),
+                        );
                     }
                     None => self.say(
                         Tone::Warning,
@@ -512,6 +526,7 @@ impl App {
                 }
                 Command::Help => {
                     self.screen = Screen::Help;
+                    self.help_scroll = 0;
                     keep_hint = true;
                 }
                 Command::Cancel => {
@@ -535,6 +550,9 @@ impl App {
             keep_hint = true;
         }
         if changed {
+            if !self.message_fresh {
+                self.message = None;
+            }
             self.checked.clear();
             self.dirty = true;
             if !keep_hint {
@@ -762,11 +780,17 @@ impl App {
             s.join(", ")
         };
         let text = match (wrong.is_empty(), bad_marks.is_empty()) {
-            (true, true) => format!("No mistakes so far; {} cells to go.", self.game.remaining()),
+            (true, true) => format!(
+                "No mistakes so far; {} to go.",
+                cells(self.game.remaining())
+            ),
             (false, _) => format!(
-                "{} entr{} differ from the solution: {}.",
-                wrong.len(),
-                if wrong.len() == 1 { "y" } else { "ies" },
+                "{} from the solution: {}.",
+                if wrong.len() == 1 {
+                    "1 entry differs".to_string()
+                } else {
+                    format!("{} entries differ", wrong.len())
+                },
                 names(&wrong)
             ),
             (true, false) => format!(
@@ -781,6 +805,15 @@ impl App {
         };
         self.checked = wrong.into_iter().chain(bad_marks).collect();
         self.say(tone, text);
+    }
+}
+
+/// `1 cell`, `5 cells`.
+fn cells(n: usize) -> String {
+    if n == 1 {
+        "1 cell".to_string()
+    } else {
+        format!("{n} cells")
     }
 }
 

@@ -208,6 +208,7 @@ theme_roles! {
     cage "yellow" "Killer cage lines and sums";
     diagonal "magenta" "Diagonal marks";
     line "black on yellow" "Honeycomb lines of the selected cell";
+    shade "on black" "Every other cell row inside a box, when rows have no line between them";
     title "bold" "Panel titles";
     message "green" "Messages";
     error "light-red bold" "Errors and warnings";

@@ -84,6 +84,7 @@ pub struct Theme {
     pub cage: Style,
     pub diagonal: Style,
     pub line: Style,
+    pub shade: Style,
     pub title: Style,
     pub message: Style,
     pub error: Style,
@@ -91,8 +92,18 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// Builds the theme; with `no_color`, colours are dropped and modifiers kept.
+    /// Builds the theme; with `no_color`, colours are dropped and modifiers kept, and each
+    /// state that colour alone told apart gets modifiers of its own (see [`without_colour`]).
     pub fn new(cfg: &ThemeConfig, no_color: bool) -> Theme {
+        let theme = Theme::build(cfg, no_color);
+        if no_color {
+            without_colour(theme)
+        } else {
+            theme
+        }
+    }
+
+    fn build(cfg: &ThemeConfig, no_color: bool) -> Theme {
         let st = |spec: &super::config::StyleSpec| {
             let s = parse_style(&spec.0).unwrap_or_default();
             if no_color {
@@ -119,6 +130,7 @@ impl Theme {
             cage: st(&cfg.cage),
             diagonal: st(&cfg.diagonal),
             line: st(&cfg.line),
+            shade: st(&cfg.shade),
             title: st(&cfg.title),
             message: st(&cfg.message),
             error: st(&cfg.error),
@@ -155,6 +167,35 @@ impl Theme {
     }
 }
 
+/// Modifiers that keep states apart without colour: a given is bold and an entry plain, a
+/// pencil mark dim, a conflict underlined, the selection reversed (with brackets), a wrong
+/// entry reversed and crossed out (with `!`), and each hint role its own combination.
+fn without_colour(mut t: Theme) -> Theme {
+    let m = |s: Style, m: Modifier| s.add_modifier(m);
+    t.candidate = m(t.candidate, Modifier::DIM);
+    t.conflict = m(t.conflict, Modifier::UNDERLINED | Modifier::BOLD);
+    t.wrong = Style::default().add_modifier(Modifier::REVERSED | Modifier::CROSSED_OUT);
+    t.cursor = m(t.cursor, Modifier::REVERSED);
+    t.same_digit = m(t.same_digit, Modifier::UNDERLINED);
+    t.line = m(t.line, Modifier::BOLD);
+    let roles = [
+        Modifier::UNDERLINED,                                       // defining
+        Modifier::ITALIC | Modifier::UNDERLINED,                    // base
+        Modifier::ITALIC,                                           // cover
+        Modifier::DIM | Modifier::UNDERLINED,                       // fin
+        Modifier::BOLD | Modifier::ITALIC,                          // pivot
+        Modifier::REVERSED | Modifier::UNDERLINED,                  // pincer
+        Modifier::BOLD | Modifier::REVERSED,                        // colour A
+        Modifier::REVERSED | Modifier::ITALIC,                      // colour B
+        Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED, // placement
+        Modifier::CROSSED_OUT | Modifier::DIM,                      // elimination
+    ];
+    for (s, extra) in t.roles.iter_mut().zip(roles) {
+        *s = Style::default().add_modifier(extra);
+    }
+    t
+}
+
 /// True when the `NO_COLOR` convention asks for no colour (set and not empty).
 pub fn no_color_requested() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
@@ -185,5 +226,27 @@ mod tests {
         assert_eq!(t.cursor.fg, None);
         assert!(t.cursor.add_modifier.contains(Modifier::REVERSED));
         assert_eq!(t.same_digit.bg, None);
+    }
+
+    #[test]
+    fn without_colour_every_state_has_its_own_modifiers() {
+        let t = Theme::new(&ThemeConfig::default(), true);
+        let mut seen = vec![
+            ("given", t.given.add_modifier),
+            ("entry", t.entry.add_modifier),
+            ("candidate", t.candidate.add_modifier),
+            ("conflict", t.conflict.add_modifier),
+            ("wrong", t.wrong.add_modifier),
+            ("cursor", t.cursor.add_modifier),
+        ];
+        for (i, r) in t.roles.iter().enumerate() {
+            seen.push((["role"; 10][i], r.add_modifier));
+        }
+        for (i, a) in seen.iter().enumerate() {
+            assert!(a.1.bits() != 0 || a.0 == "entry", "{} has no modifier", a.0);
+            for b in &seen[i + 1..] {
+                assert_ne!(a.1, b.1, "{} and {} look the same", a.0, b.0);
+            }
+        }
     }
 }

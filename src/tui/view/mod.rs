@@ -1,53 +1,39 @@
-//! Drawing: a pure function of the [`App`]. Chooses the largest layout that fits, else an
-//! "enlarge" screen.
+//! Drawing: a pure function of the [`App`]. [`layout::plan`] decides the screen from the
+//! area and the puzzle; everything here reads that plan, or shows an "enlarge" screen when
+//! not even the grid fits.
 
 pub mod board;
+pub mod layout;
 
 use super::app::{App, Screen, Tone};
 use super::config::{CandidateMode, Command};
-use board::Metrics;
+use crate::geometry::{digit_char, Digits, HouseKind, Rule};
+use layout::{Panel, Plan};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders as WBorders, Clear, Paragraph, Widget, Wrap};
 
-/// Narrowest side panel.
-pub const PANEL_MIN: u16 = 30;
-
-/// The layout for an area: the grid metrics, or `None` when even the compact one does not
-/// fit (then the second value is the size needed).
-pub fn choose(app: &App, area: Rect) -> (Option<Metrics>, (u16, u16)) {
-    let g = app.game.geometry();
-    let fits = |m: Metrics| {
-        let (w, h) = board::grid_size(g, m);
-        (
-            w + 1 + PANEL_MIN <= area.width && h < area.height,
-            (w + 1 + PANEL_MIN, h + 1),
-        )
-    };
-    if app.config.display.candidates != CandidateMode::Panel {
-        let mini = Metrics::mini(g.max_digit());
-        if fits(mini).0 {
-            return (Some(mini), fits(mini).1);
-        }
-    }
-    let compact = Metrics::compact();
-    let (ok, need) = fits(compact);
-    (ok.then_some(compact), need)
+/// The plan for this app on this area, or the size the smallest layout needs.
+pub fn plan(app: &App, area: Rect) -> Result<Plan, (u16, u16)> {
+    let marks = app.config.display.candidates != CandidateMode::Panel;
+    layout::plan(app.game.geometry(), area, marks)
 }
 
 /// Draws the whole screen.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let (metrics, need) = choose(app, area);
-    let Some(m) = metrics else {
-        enlarge(app, area, need, buf);
-        return;
+    let p = match plan(app, area) {
+        Ok(p) => p,
+        Err(need) => {
+            enlarge(app, area, need, buf);
+            return;
+        }
     };
     match app.screen {
         Screen::Help => help(app, area, buf),
         _ => {
-            play(app, m, area, buf);
+            play(app, &p, buf);
             if let Screen::NewGame(menu) = app.screen {
                 new_game_menu(app, menu, area, buf);
             }
@@ -65,6 +51,7 @@ fn enlarge(app: &App, area: Rect, (w, h): (u16, u16), buf: &mut Buffer) {
     let rect = Rect::new(area.x, y, area.width, 3.min(area.height));
     Paragraph::new(lines)
         .alignment(ratatui::layout::Alignment::Center)
+        .wrap(Wrap { trim: true })
         .render(rect, buf);
 }
 
@@ -89,77 +76,159 @@ fn mode(app: &App) -> &'static str {
     }
 }
 
-fn play(app: &App, m: Metrics, area: Rect, buf: &mut Buffer) {
-    let g = app.game.geometry();
-    let (gw, gh) = board::grid_size(g, m);
-    let ox = area.x;
-    let oy = area.y;
-    board::draw(app, m, ox, oy, buf);
+fn play(app: &App, p: &Plan, buf: &mut Buffer) {
+    board::draw(app, p, buf);
     if app.game.paused {
         let text = "Paused: press P to resume";
-        let x = ox + gw.saturating_sub(text.len() as u16) / 2;
-        buf.set_string(x, oy + gh / 2, text, app.theme.title);
+        let x = p.grid.x + p.grid.width.saturating_sub(text.len() as u16) / 2;
+        buf.set_string(x, p.grid.y + p.grid.height / 2, text, app.theme.title);
     }
-    // Status line.
-    let p = app.game.puzzle();
-    let sep = if app.ascii { " | " } else { " │ " };
-    let mut status = format!(
-        " {}{}{}",
-        p.variant(),
-        p.difficulty
-            .as_deref()
-            .map(|d| format!(" ({d})"))
-            .unwrap_or_default(),
-        sep
-    );
-    if app.config.display.show_timer {
-        status += &format!("{}{sep}", clock(app.game.elapsed_ms));
+    status_line(app, p, buf);
+    match p.panel {
+        Panel::Side(area) => panel(app, area, false, buf),
+        Panel::Below(area) => panel(app, area, true, buf),
+        Panel::Status => {}
     }
-    status += &format!(
-        "mistakes {}{sep}{}{sep}? help",
-        app.game.mistakes,
-        mode(app)
-    );
-    let sy = area.y + area.height - 1;
-    buf.set_string(
-        area.x,
-        sy,
-        &status,
-        Style::default().add_modifier(Modifier::REVERSED),
-    );
-    for x in area.x + status.chars().count() as u16..area.right() {
-        buf[(x, sy)].set_style(Style::default().add_modifier(Modifier::REVERSED));
-    }
-    // Side panel.
-    let px = ox + gw + 1;
-    let panel = Rect::new(px, area.y, area.right().saturating_sub(px), area.height - 1);
-    side_panel(app, m, panel, buf);
 }
 
-fn side_panel(app: &App, m: Metrics, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
-    let g = app.game.geometry();
-    let p = app.game.puzzle();
-    let mut lines: Vec<Line> = Vec::new();
-    let title = p
-        .title
-        .clone()
-        .unwrap_or_else(|| format!("{} sudoku", p.variant()));
-    lines.push(Line::styled(title, t.title));
-    if app.config.display.show_timer {
-        lines.push(Line::raw(format!(
-            "Time {}  Mistakes {}  Hints {}",
-            clock(app.game.elapsed_ms),
-            app.game.mistakes,
-            app.game.hints_used
-        )));
+/// The bottom line: variant, clock, mistakes, hints, mode. Without a panel it starts with
+/// the selected cell and the latest message or hint instead.
+fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
+    let sep = if app.ascii { " | " } else { " │ " };
+    let mut parts: Vec<String> = Vec::new();
+    let short_panel = match p.panel {
+        Panel::Side(_) => false,
+        Panel::Below(r) => r.height < 4,
+        Panel::Status => true,
+    };
+    if short_panel {
+        let mut facts = cell_facts(app).join(" ");
+        if let Some(cage) = cage_summary(app) {
+            facts = format!("{facts} {cage}");
+        }
+        parts.push(facts);
+        if p.panel == Panel::Status {
+            if let Some(text) = hint_or_message(app) {
+                parts.push(text);
+            }
+        }
     } else {
-        lines.push(Line::raw(format!(
-            "Mistakes {}  Hints {}",
-            app.game.mistakes, app.game.hints_used
-        )));
+        let puzzle = app.game.puzzle();
+        parts.push(format!(
+            "{}{}",
+            puzzle.variant(),
+            puzzle
+                .difficulty
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default()
+        ));
     }
-    lines.push(Line::raw(format!("Mode {}", mode(app))));
+    if app.config.display.show_timer {
+        parts.push(clock(app.game.elapsed_ms));
+    }
+    parts.push(format!("mistakes {}", app.game.mistakes));
+    parts.push(format!("hints {}", app.game.hints_used));
+    parts.push(mode(app).to_string());
+    parts.push("? help".to_string());
+    let status = format!(" {}", parts.join(sep));
+    let style = Style::default().add_modifier(Modifier::REVERSED);
+    let a = p.status;
+    for x in a.x..a.right() {
+        buf[(x, a.y)].set_char(' ').set_style(style);
+    }
+    let text: String = status.chars().take(usize::from(a.width)).collect();
+    buf.set_string(a.x, a.y, text, style);
+}
+
+/// The current hint stage's text, else the message, as one line.
+fn hint_or_message(app: &App) -> Option<String> {
+    if let Some(hs) = &app.hint {
+        return Some(format!(
+            "Hint {}/3: {}",
+            hs.stage,
+            hs.hint.text(hs.detail())
+        ));
+    }
+    app.message.as_ref().map(|m| m.text.clone())
+}
+
+/// The selected cell in the names hints use: `r5c3`, its box or region, for a honeycomb
+/// its three lines, for a killer its cage.
+pub fn cell_facts(app: &App) -> Vec<String> {
+    let g = app.game.geometry();
+    let cell = app.cursor;
+    let mut out = vec![g.cell_name(cell)];
+    for &h in g.houses_of(cell) {
+        let house = g.house(h);
+        match house.kind {
+            HouseKind::Box(_) | HouseKind::Region(_) => out.push(house.name()),
+            HouseKind::Forward(_) | HouseKind::Backward(_) => out.push(house.name()),
+            HouseKind::Diagonal(_) => out.push(house.name()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The cage in a few words for the status line: `cage 7=23: 689 789`.
+fn cage_summary(app: &App) -> Option<String> {
+    let lines = cage_lines(app);
+    let (name, ways) = (lines.first()?, lines.get(2)?);
+    Some(format!("{}: {ways}", name.replace(" sum ", "=")))
+}
+
+/// A killer cell's cage: its number and sum, and the digit sets still possible (those
+/// holding every digit already placed in it).
+fn cage_lines(app: &App) -> Vec<String> {
+    let g = app.game.geometry();
+    let Some(house) = g
+        .houses_of(app.cursor)
+        .iter()
+        .map(|&h| g.house(h))
+        .find(|h| matches!(h.kind, HouseKind::Cage(_)))
+    else {
+        return Vec::new();
+    };
+    let Rule::Cage { sum } = house.rule else {
+        return Vec::new();
+    };
+    let mut placed = Digits(0);
+    for &c in &house.cells {
+        let v = app.game.value(c);
+        if v != 0 {
+            placed.insert(v);
+        }
+    }
+    let ways: Vec<String> =
+        crate::solver::exact::combinations(g.max_digit(), house.cells.len(), sum)
+            .into_iter()
+            .map(Digits)
+            .filter(|d| placed.is_subset(*d))
+            .map(|d| d.iter().map(digit_char).collect())
+            .collect();
+    let count = match ways.len() {
+        1 => "1 way".to_string(),
+        n => format!("{n} ways"),
+    };
+    vec![
+        format!("{} sum {sum}", house.name()),
+        format!("{} cells, {count}:", house.cells.len()),
+        ways.join(" "),
+    ]
+}
+
+fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
+    let t = &app.theme;
+    let mut about: Vec<Line> = Vec::new();
+    if !below {
+        let puzzle = app.game.puzzle();
+        let title = puzzle
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{} sudoku", puzzle.variant()));
+        about.push(Line::styled(title, t.title));
+    }
     let cell = app.cursor;
     let value = app.game.value(cell);
     let what = if value == 0 {
@@ -167,32 +236,24 @@ fn side_panel(app: &App, m: Metrics, area: Rect, buf: &mut Buffer) {
         if marks.is_empty() {
             "empty".to_string()
         } else {
-            let ds: Vec<String> = marks
-                .iter()
-                .map(|d| crate::geometry::digit_char(d).to_string())
-                .collect();
+            let ds: Vec<String> = marks.iter().map(|d| digit_char(d).to_string()).collect();
             format!("marks {}", ds.join(" "))
         }
     } else if app.game.is_given(cell) {
-        format!("given {}", crate::geometry::digit_char(value))
+        format!("given {}", digit_char(value))
     } else {
-        format!("entry {}", crate::geometry::digit_char(value))
+        format!("entry {}", digit_char(value))
     };
-    // In compact mode the marks are only visible here.
-    if !m.mini || value != 0 {
-        lines.push(Line::raw(format!("Cell {}: {what}", g.cell_name(cell))));
-    } else {
-        lines.push(Line::raw(format!("Cell {}", g.cell_name(cell))));
+    let facts = cell_facts(app);
+    about.push(Line::styled(format!("Cell {}: {what}", facts[0]), t.title));
+    about.push(Line::raw(facts[1..].join(", ")));
+    for l in cage_lines(app) {
+        about.push(Line::raw(l));
     }
-    if app.game.solved {
-        lines.push(Line::styled(
-            "Solved!",
-            t.message.add_modifier(Modifier::BOLD),
-        ));
-    }
-    lines.push(Line::raw(""));
+    about.push(Line::raw(format!("Mode {}", mode(app))));
+    let mut news: Vec<Line> = Vec::new();
     if let Some(hs) = &app.hint {
-        lines.push(Line::styled(
+        news.push(Line::styled(
             format!(
                 "Hint {}/3: {}",
                 hs.stage,
@@ -200,25 +261,31 @@ fn side_panel(app: &App, m: Metrics, area: Rect, buf: &mut Buffer) {
             ),
             t.title,
         ));
-        lines.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
+        news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
         let next = match hs.stage {
             1 => "H again: which technique",
             2 => "H again: the full step",
-            _ => "H again: apply it (u undoes)",
+            _ => "H again applies it",
         };
-        lines.push(Line::styled(
+        news.push(Line::styled(
             next,
             Style::default().add_modifier(Modifier::DIM),
         ));
-        lines.push(Line::raw(""));
     }
     if let Some(msg) = &app.message {
         let style = match msg.tone {
             Tone::Info => t.message,
             Tone::Warning => t.error,
         };
-        lines.push(Line::styled(msg.text.clone(), style));
+        news.push(Line::styled(msg.text.clone(), style));
     }
+    // Below the grid there is little room: news first.
+    let lines = if below {
+        news.into_iter().chain(about).collect::<Vec<_>>()
+    } else {
+        about.push(Line::raw(""));
+        about.into_iter().chain(news).collect()
+    };
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .render(area, buf);
@@ -226,49 +293,64 @@ fn side_panel(app: &App, m: Metrics, area: Rect, buf: &mut Buffer) {
 
 /// The help screen, generated from the keymap.
 fn help(app: &App, area: Rect, buf: &mut Buffer) {
-    let rows = help_rows(app);
-    let mut lines = vec![Line::styled(
-        "Keys (? or esc closes this help)",
-        app.theme.title,
-    )];
+    let mut rows = help_rows(app);
+    rows.push((String::new(), String::new()));
+    rows.extend(legend(app));
     let key_w = rows
         .iter()
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
         .min(22);
-    let one_column = rows.len() < area.height as usize;
-    if one_column {
-        for (keys, desc) in &rows {
-            lines.push(Line::from(vec![
-                Span::styled(
-                    format!(" {keys:<key_w$}  "),
-                    Style::default().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(desc.clone()),
-            ]));
-        }
-        Paragraph::new(lines).render(area, buf);
-        return;
+    let mut lines = vec![Line::styled(
+        "Keys (? or esc closes this help; j k scroll to the legend)",
+        app.theme.title,
+    )];
+    // Scrolled no further than the last line needs.
+    let room = usize::from(area.height.saturating_sub(1));
+    let skip = usize::from(app.help_scroll).min(rows.len().saturating_sub(room));
+    for (keys, desc) in rows.iter().skip(skip) {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(" {keys:<key_w$}  "),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(desc.clone()),
+        ]));
     }
     Paragraph::new(lines).render(area, buf);
-    let half = rows.len().div_ceil(2);
-    let col_w = area.width / 2;
-    for (i, (keys, desc)) in rows.iter().enumerate() {
-        let (x, y) = (
-            area.x + (i / half) as u16 * col_w,
-            area.y + 1 + (i % half) as u16,
-        );
-        if y >= area.bottom() {
-            continue;
-        }
-        let text = format!(" {keys:<key_w$}  {desc}");
-        let text: String = text
-            .chars()
-            .take(col_w.saturating_sub(1) as usize)
-            .collect();
-        buf.set_string(x, y, text, Style::default());
+}
+
+/// What the marks on the board mean, as (sign, meaning) help lines.
+pub fn legend(app: &App) -> Vec<(String, String)> {
+    let a = app.ascii;
+    let pick = |u: &str, x: &str| if a { x.to_string() } else { u.to_string() };
+    let mut rows = vec![
+        ("Legend".to_string(), String::new()),
+        ("5 bold".into(), "a given; plain: your entry".into()),
+        ("[5] reversed".into(), "the selected cell".into()),
+        ("5 underlined".into(), "breaks a rule".into()),
+        (
+            "5! reversed".into(),
+            "differs from the solution (after c)".into(),
+        ),
+        (
+            "12345/6789".into(),
+            "pencil marks, each digit in its place".into(),
+        ),
+        ("underlined row".into(), "cage or region edge below".into()),
+    ];
+    if app
+        .game
+        .geometry()
+        .houses()
+        .iter()
+        .any(|h| matches!(h.kind, HouseKind::Cage(_)))
+    {
+        rows.push((pick("╏ ╍", ": ~"), "box border inside one cage".into()));
+        rows.push(("23".into(), "cage sum, in the cage's first cell".into()));
     }
+    rows
 }
 
 /// (keys, description) per help line; the digit commands are folded into two lines.

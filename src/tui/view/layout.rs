@@ -1,0 +1,365 @@
+//! The layout plan: one function decides, from the screen area and the puzzle, how big a
+//! cell is, how pencil marks are drawn, where labels, panel, message and status line go.
+//! Every view reads the plan, and mouse hit-testing can ask it where a cell or a candidate
+//! is ([`Plan::cell_rect`], [`Plan::candidate_pos`]).
+
+use crate::geometry::{Cell, Geometry, HouseKind, Shape};
+use ratatui::layout::Rect;
+
+/// How pencil marks are drawn inside a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marks {
+    /// One character per cell: the digit, or a dot when empty (marks go to the panel).
+    Dot,
+    /// A mini-grid of `cols` digits per line, each digit always in the same place:
+    /// `gap` columns apart, starting `x0` columns into the cell.
+    Grid { cols: u16, gap: u16, x0: u16 },
+}
+
+/// Where the side panel goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// Beside the grid.
+    Side(Rect),
+    /// Under the grid, full width.
+    Below(Rect),
+    /// No room: the selected cell's facts go into the status line.
+    Status,
+}
+
+/// The whole screen's plan. Coordinates are absolute (in the area the plan was made for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The grid with its outer border (labels are outside it).
+    pub grid: Rect,
+    /// Cell interior size.
+    pub cw: u16,
+    pub ch: u16,
+    pub marks: Marks,
+    /// A line between every two cell rows; without it lines run only between bands of
+    /// `band` rows (box rows), and other horizontal edges are drawn as underlines.
+    pub row_lines: bool,
+    pub band: u16,
+    /// Row labels left of the grid (`label_w` wide, `0` without); column labels sit in
+    /// the top border.
+    pub label_w: u16,
+    /// Killer sums inside the first cell (bottom right), not on its top border.
+    pub sum_in_cell: bool,
+    pub panel: Panel,
+    pub status: Rect,
+    shape: Shape,
+}
+
+/// Narrowest side panel worth having (a cell name, a box, a cage with its combinations).
+pub const PANEL_SIDE_MIN: u16 = 13;
+
+/// One candidate layout before it is placed.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    cw: u16,
+    ch: u16,
+    marks: Marks,
+    row_lines: bool,
+    sum_in_cell: bool,
+}
+
+fn isqrt_ceil(n: u16) -> u16 {
+    let mut c = 1;
+    while c * c < n {
+        c += 1;
+    }
+    c
+}
+
+/// Layouts from the largest to the smallest, for this puzzle.
+fn ladder(g: &Geometry, killer: bool, marks_in_grid: bool) -> Vec<Cand> {
+    let n = u16::from(g.max_digit());
+    let mut out = Vec::new();
+    match g.shape() {
+        Shape::Square { .. } => {
+            if marks_in_grid {
+                // A square mini-grid, digits spaced one column apart when that stays narrow.
+                let cols = isqrt_ceil(n);
+                let spaced = 2 * cols < 9;
+                out.push(Cand {
+                    cw: if spaced { 2 * cols + 1 } else { cols + 2 },
+                    ch: n.div_ceil(cols),
+                    marks: Marks::Grid {
+                        cols,
+                        gap: if spaced { 2 } else { 1 },
+                        x0: 1,
+                    },
+                    row_lines: true,
+                    sum_in_cell: false,
+                });
+                // Compact: two lines per cell (`12345` over `6789`), lines only between
+                // box rows. A killer cell gets two more columns, so that its sum stands
+                // apart from the marks (`6789 23`).
+                let cols = n.div_ceil(2);
+                out.push(Cand {
+                    cw: cols + 2 * u16::from(killer),
+                    ch: 2,
+                    marks: Marks::Grid {
+                        cols,
+                        gap: 1,
+                        x0: 0,
+                    },
+                    row_lines: false,
+                    sum_in_cell: killer,
+                });
+            }
+            out.push(Cand {
+                cw: 3,
+                ch: 1,
+                marks: Marks::Dot,
+                row_lines: true,
+                sum_in_cell: false,
+            });
+            out.push(Cand {
+                cw: 1,
+                ch: 1,
+                marks: Marks::Dot,
+                row_lines: true,
+                sum_in_cell: false,
+            });
+        }
+        Shape::Honeycomb => {
+            if marks_in_grid {
+                out.push(Cand {
+                    cw: 7,
+                    ch: 3,
+                    marks: Marks::Grid {
+                        cols: 3,
+                        gap: 2,
+                        x0: 1,
+                    },
+                    row_lines: true,
+                    sum_in_cell: false,
+                });
+                // A two-line hexagon: `╱12345╲` over `╲6789 ╱`.
+                out.push(Cand {
+                    cw: 7,
+                    ch: 2,
+                    marks: Marks::Grid {
+                        cols: 5,
+                        gap: 1,
+                        x0: 1,
+                    },
+                    row_lines: true,
+                    sum_in_cell: false,
+                });
+            }
+            out.push(Cand {
+                cw: 3,
+                ch: 1,
+                marks: Marks::Dot,
+                row_lines: true,
+                sum_in_cell: false,
+            });
+        }
+    }
+    out
+}
+
+/// Box height of a square grid (jigsaw grids band like the standard grid of their size).
+fn band_of(g: &Geometry) -> u16 {
+    match g.shape() {
+        Shape::Square { box_rows, .. } => box_rows as u16,
+        Shape::Honeycomb => 1,
+    }
+}
+
+fn grid_size(g: &Geometry, c: &Cand, band: u16) -> (u16, u16) {
+    match g.shape() {
+        Shape::Square { size, .. } => {
+            let n = size as u16;
+            let h = if c.row_lines {
+                n * (c.ch + 1) + 1
+            } else {
+                n * c.ch + n / band.max(1) + 1
+            };
+            (n * (c.cw + 1) + 1, h)
+        }
+        Shape::Honeycomb => {
+            let hp = c.cw.div_ceil(2);
+            let rows = g.row_lengths().len() as u16;
+            let widest = g.cells().map(|x| g.screen_pos(x).0).max().unwrap_or(0);
+            (widest * hp + c.cw + 2, rows * (c.ch + 1) + 1)
+        }
+    }
+}
+
+/// Width of the row labels (the widest row number and a space).
+fn label_width(g: &Geometry) -> u16 {
+    g.row_lengths().len().to_string().len() as u16 + 1
+}
+
+/// Plans the screen. `marks_in_grid` is false when the player asked for marks in the
+/// panel only. `Err` carries the size the smallest layout needs ("enlarge to WxH").
+pub fn plan(g: &Geometry, area: Rect, marks_in_grid: bool) -> Result<Plan, (u16, u16)> {
+    let killer = g
+        .houses()
+        .iter()
+        .any(|h| matches!(h.kind, HouseKind::Cage(_)));
+    let band = band_of(g);
+    let label_w = label_width(g);
+    let mut need = (0, 0);
+    for c in ladder(g, killer, marks_in_grid) {
+        let (gw, gh) = grid_size(g, &c, band);
+        let (w, h) = (label_w + gw, gh + 1);
+        need = (w, h);
+        if w > area.width || h > area.height {
+            continue;
+        }
+        let grid = Rect::new(area.x + label_w, area.y, gw, gh);
+        let rest_w = area.width - w;
+        let rest_h = area.height - h;
+        let panel = if rest_w > PANEL_SIDE_MIN {
+            Panel::Side(Rect::new(
+                grid.right() + 1,
+                area.y,
+                rest_w - 1,
+                area.height - 1,
+            ))
+        } else if rest_h > 0 {
+            Panel::Below(Rect::new(area.x, grid.bottom(), area.width, rest_h))
+        } else {
+            Panel::Status
+        };
+        return Ok(Plan {
+            grid,
+            cw: c.cw,
+            ch: c.ch,
+            marks: c.marks,
+            row_lines: c.row_lines,
+            band,
+            label_w,
+            sum_in_cell: c.sum_in_cell,
+            panel,
+            status: Rect::new(area.x, area.bottom() - 1, area.width, 1),
+            shape: g.shape(),
+        });
+    }
+    Err(need)
+}
+
+impl Plan {
+    /// Whether candidates are drawn inside cells.
+    pub fn marks_visible(&self) -> bool {
+        matches!(self.marks, Marks::Grid { .. })
+    }
+
+    /// Screen row of the top of cell row `r` (0-based) of a square grid.
+    fn row_y(&self, r: u16) -> u16 {
+        if self.row_lines {
+            self.grid.y + 1 + r * (self.ch + 1)
+        } else {
+            self.grid.y + 1 + r * self.ch + r / self.band.max(1)
+        }
+    }
+
+    /// Screen row of horizontal line `r` (0 = top border), if that line is drawn.
+    pub fn line_y(&self, r: u16) -> Option<u16> {
+        if self.row_lines {
+            Some(self.grid.y + r * (self.ch + 1))
+        } else if r.is_multiple_of(self.band.max(1)) {
+            Some(self.row_y(r) - 1)
+        } else {
+            None
+        }
+    }
+
+    /// Screen column of vertical line `c` (0 = left border).
+    pub fn line_x(&self, c: u16) -> u16 {
+        self.grid.x + c * (self.cw + 1)
+    }
+
+    /// The interior of a cell on screen.
+    pub fn cell_rect(&self, g: &Geometry, cell: Cell) -> Rect {
+        let (x, y) = match self.shape {
+            Shape::Square { size, .. } => {
+                let (r, c) = ((cell / size) as u16, (cell % size) as u16);
+                (self.line_x(c) + 1, self.row_y(r))
+            }
+            Shape::Honeycomb => {
+                let (sx, sy) = g.screen_pos(cell);
+                let hp = self.cw.div_ceil(2);
+                (
+                    self.grid.x + sx * hp + 1,
+                    self.grid.y + 1 + sy * (self.ch + 1),
+                )
+            }
+        };
+        Rect::new(x, y, self.cw, self.ch)
+    }
+
+    /// Where candidate `d` sits inside a cell (offset from the cell's top left), when
+    /// candidates are drawn in cells.
+    pub fn candidate_pos(&self, d: u8) -> Option<(u16, u16)> {
+        match self.marks {
+            Marks::Dot => None,
+            Marks::Grid { cols, gap, x0 } => {
+                let i = u16::from(d).checked_sub(1)?;
+                Some((x0 + (i % cols) * gap, i / cols))
+            }
+        }
+    }
+
+    /// Where a placed digit sits inside a cell: centred, on the top line of a two-line
+    /// cell (the bottom line may hold a killer sum).
+    pub fn digit_pos(&self) -> (u16, u16) {
+        (self.cw / 2, self.ch.saturating_sub(1) / 2)
+    }
+
+    /// The cell at a screen position, if any (for the mouse).
+    pub fn cell_at(&self, g: &Geometry, x: u16, y: u16) -> Option<Cell> {
+        g.cells().find(|&c| {
+            let r = self.cell_rect(g, c);
+            x >= r.x && x < r.right() && y >= r.y && y < r.bottom()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Layout, Variant};
+
+    fn geometry(v: Variant, size: usize) -> Geometry {
+        crate::puzzle::Puzzle::new(Layout::new(v, size), vec![0; size * size])
+            .map(|p| p.geometry().clone())
+            .unwrap_or_else(|_| crate::geometry::honeycomb::honeycomb())
+    }
+
+    #[test]
+    fn nine_by_nine_at_80x24_shows_marks_in_two_line_cells() {
+        let g = geometry(Variant::Standard, 9);
+        let p = plan(&g, Rect::new(0, 0, 80, 24), true).unwrap();
+        assert_eq!((p.cw, p.ch, p.row_lines), (5, 2, false));
+        assert_eq!(p.grid.height + 1, 23);
+        assert!(matches!(p.panel, Panel::Side(_)));
+        // Every cell and every candidate position is inside the grid and distinct.
+        let mut seen = std::collections::HashSet::new();
+        for c in g.cells() {
+            let r = p.cell_rect(&g, c);
+            assert!(r.bottom() <= p.grid.bottom() && r.right() <= p.grid.right());
+            for d in 1..=9 {
+                let (dx, dy) = p.candidate_pos(d).unwrap();
+                assert!(dx < r.width && dy < r.height);
+                assert!(seen.insert((r.x + dx, r.y + dy)));
+            }
+            assert_eq!(p.cell_at(&g, r.x, r.y), Some(c));
+        }
+    }
+
+    #[test]
+    fn smaller_screens_fall_back_and_report_what_they_need() {
+        let g = geometry(Variant::Standard, 9);
+        let p = plan(&g, Rect::new(0, 0, 60, 20), true).unwrap();
+        assert_eq!(p.marks, Marks::Dot);
+        let g4 = geometry(Variant::Standard, 4);
+        let p = plan(&g4, Rect::new(0, 0, 30, 12), true).unwrap();
+        assert!(p.marks_visible());
+        assert_eq!(plan(&g, Rect::new(0, 0, 15, 10), true), Err((21, 20)));
+    }
+}
