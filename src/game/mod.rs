@@ -387,7 +387,10 @@ impl Game {
         if let Some(sol) = &self.solution {
             return self.deviations().is_empty() && sol.len() == self.values.len();
         }
-        exact::solve_generic(self.geometry(), &self.values, 1).count > 0
+        exact::Prepared::new(self.geometry())
+            .solve(&self.values, 1)
+            .count
+            > 0
     }
 
     /// The candidate grid a hint should work on: the entered digits, narrowed by the

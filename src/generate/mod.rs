@@ -28,7 +28,6 @@ pub use symmetry::Symmetry;
 use crate::geometry::{Cell, Digits, Geometry};
 use crate::puzzle::{Layout, Puzzle, Variant};
 use crate::solver::exact::Prepared;
-use crate::solver::fast9;
 use rating::{Bounded, Singles};
 use rng::Rng;
 use std::sync::Arc;
@@ -105,7 +104,6 @@ struct Ctx {
     exact: Prepared,
     singles: Singles,
     orbits: Vec<Vec<Cell>>,
-    plain9: bool,
 }
 
 impl Ctx {
@@ -117,7 +115,6 @@ impl Ctx {
             exact: Prepared::new(&geometry).without_probing(),
             singles: Singles::new(&geometry),
             orbits: symmetry::orbits(symmetry, &geometry),
-            plain9: geometry.is_plain_9x9(),
             layout,
             geometry,
         })
@@ -125,23 +122,7 @@ impl Ctx {
 
     /// Solutions up to 2.
     fn count(&self, givens: &[u8]) -> usize {
-        if self.plain9 {
-            let mut g = [0u8; 81];
-            g.copy_from_slice(givens);
-            let mut out = [0u8; 81];
-            return fast9::solve9(&g, 2, &mut out);
-        }
-        // The bit-plane solver (up to 128 cells) is 1.3 to 3 times faster here than the
-        // prepared cell-list solver (measured on diagonal and killer); 16x16 falls back.
-        let all = self.geometry.all_digits();
-        let cands: Vec<Digits> = givens
-            .iter()
-            .map(|&d| if d == 0 { all } else { Digits::single(d) })
-            .collect();
-        match crate::solver::planes::solve(&self.geometry, &cands, 2) {
-            Some(s) => s.count,
-            None => self.exact.count(&cands, 2).count,
-        }
+        self.exact.solve(givens, 2).count
     }
 
     fn random_solution(&self, givens: &[u8], rng: &mut Rng, budget: usize) -> Option<Vec<u8>> {

@@ -10,9 +10,7 @@
 )]
 
 pub mod exact;
-pub mod fast9;
 pub mod logic;
-pub mod planes;
 pub mod rate;
 
 pub use exact::{solve, Solutions};

@@ -1,6 +1,12 @@
 //! The exact solver: bitset candidates, propagation over every rule kind, and search that
-//! counts solutions up to a limit. One signature for every variant; plain 9x9 grids go to
-//! the bitboard fast path in [`super::fast9`].
+//! counts solutions up to a limit. One door for every variant, [`solve`], and a prepared
+//! form for many grids of one layout, [`Prepared`]; each picks its path itself: plain 9x9
+//! grids go to the bitboard solver (`fast9`), layouts of up to 128 cells to the bit-plane
+//! solver (`planes`), larger ones (16x16) to the cell-list solver in this file, which is
+//! also the reference the other two are tested against.
+
+mod fast9;
+mod planes;
 
 use crate::geometry::{Cell, Digits, Geometry, Rule};
 use crate::puzzle::Puzzle;
@@ -27,7 +33,7 @@ pub fn solve(puzzle: &Puzzle, limit: usize) -> Solutions {
         let mut givens = [0u8; 81];
         givens.copy_from_slice(&puzzle.givens);
         let mut out = [0u8; 81];
-        let count = super::fast9::solve9(&givens, limit.max(1), &mut out);
+        let count = fast9::solve9(&givens, limit.max(1), &mut out);
         return Solutions {
             count,
             first: (count > 0).then(|| out.to_vec()),
@@ -37,7 +43,7 @@ pub fn solve(puzzle: &Puzzle, limit: usize) -> Solutions {
 }
 
 /// The generic path for any geometry, from givens.
-pub fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Solutions {
+fn solve_generic(geometry: &Geometry, givens: &[u8], limit: usize) -> Solutions {
     let all = geometry.all_digits();
     let cands: Vec<Digits> = givens
         .iter()
@@ -57,8 +63,8 @@ pub fn reference_from_givens(geometry: &Geometry, givens: &[u8], limit: usize) -
 }
 
 /// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
-pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
-    if let Some(s) = super::planes::solve(geometry, candidates, limit) {
+fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+    if let Some(s) = planes::solve(geometry, candidates, limit) {
         return s;
     }
     solve_reference(geometry, candidates, limit)
@@ -66,7 +72,7 @@ pub fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize
 
 /// The cell-list solver for any size: the path for 16x16, and the reference the bit-plane
 /// solver is checked against.
-pub fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
     Prepared::new(geometry).count(candidates, limit)
 }
 
@@ -75,6 +81,10 @@ pub fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize)
 /// peer lists and cage combinations each time would cost more than an easy solve.
 pub struct Prepared {
     plan: Plan,
+    /// The layout, for the bit-plane path of [`Prepared::solve`] (None: 9x9 bitboards, or
+    /// too large for planes).
+    planes: Option<Geometry>,
+    plain9: bool,
     cells: usize,
     houses: usize,
     /// Failed-literal probing at the root: pays off on hard puzzles, but costs a
@@ -84,8 +94,12 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(geometry: &Geometry) -> Prepared {
+        let plain9 = geometry.is_plain_9x9();
         Prepared {
             plan: Plan::new(geometry),
+            planes: (!plain9 && geometry.cell_count() <= planes::MAX_CELLS)
+                .then(|| geometry.clone()),
+            plain9,
             cells: geometry.cell_count(),
             houses: geometry.houses().len(),
             probe: !geometry.is_plain_9x9(),
@@ -98,7 +112,34 @@ impl Prepared {
         self
     }
 
-    /// Counts solutions from givens (0 = empty), up to `limit`.
+    /// Counts solutions from givens (0 = empty), up to `limit`, by the fastest path for the
+    /// layout: 9x9 bitboards, else bit planes (1.3 to 3 times faster than the cell-list
+    /// solver on diagonal and killer), else the cell-list solver (16x16).
+    pub fn solve(&self, givens: &[u8], limit: usize) -> Solutions {
+        if self.plain9 && givens.len() == 81 {
+            let mut g = [0u8; 81];
+            g.copy_from_slice(givens);
+            let mut out = [0u8; 81];
+            let count = fast9::solve9(&g, limit.max(1), &mut out);
+            return Solutions {
+                count,
+                first: (count > 0).then(|| out.to_vec()),
+            };
+        }
+        if let Some(geometry) = &self.planes {
+            let all = geometry.all_digits();
+            let cands: Vec<Digits> = givens
+                .iter()
+                .map(|&d| if d == 0 { all } else { Digits::single(d) })
+                .collect();
+            if let Some(s) = planes::solve(geometry, &cands, limit) {
+                return s;
+            }
+        }
+        self.count_givens(givens, limit)
+    }
+
+    /// Counts solutions from givens (0 = empty), up to `limit`, with the cell-list solver.
     pub fn count_givens(&self, givens: &[u8], limit: usize) -> Solutions {
         let all = self.plan.all;
         let cands: Vec<Digits> = givens
