@@ -7,7 +7,7 @@
 
 use termdoku::generate::{Generator, Level, Options};
 use termdoku::puzzle::{Grid, Puzzle, Variant};
-use termdoku::solver::logic::{apply, find_all, next_step, techniques, Step};
+use termdoku::solver::logic::{apply, find_all, next_step, techniques, SolverMemory, Step};
 
 /// Puzzles per variant and size: `default`, or more with `TERMDOKU_PROPTEST_CASES`.
 fn cases(default: u64) -> u64 {
@@ -50,19 +50,24 @@ fn every_technique(grid: &Grid, solution: &[u8], what: &str) {
 /// `probes` evenly spread positions more.
 fn walk(p: &Puzzle, solution: &[u8], probes: usize, what: &str) {
     let mut grid = Grid::from_puzzle(p);
+    // A fresh memory per puzzle, as `rate` and `explain` walk.
+    let mut memory = SolverMemory::new();
     let empty = p.givens.iter().filter(|&&d| d == 0).count();
     let every = (empty / (probes + 1)).max(1);
     for i in 0..=grid.geometry().cell_count() * 16 {
         if i % every == 0 && i / every <= probes {
             every_technique(&grid, solution, &format!("{what} step {i}"));
         }
-        let Some(step) = next_step(&grid, Some(solution)) else {
+        let Some(step) = next_step(&grid, Some(solution), &mut memory) else {
             break;
         };
         check_sound(&step, solution, &format!("{what} step {i}"));
         apply(&mut grid, &step);
     }
-    assert!(grid.is_solved(), "{what}: the hint path stops before the end");
+    assert!(
+        grid.is_solved(),
+        "{what}: the hint path stops before the end"
+    );
 }
 
 fn run(variant: Variant, size: usize, levels: &[Level], default: u64, probes: usize) {
