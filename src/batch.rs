@@ -52,14 +52,20 @@ mod tests {
         let mut read = 0;
         let items = (0..1_000_000u32).inspect(|_| read += 1);
         let mut seen = 0;
-        super::map_ordered(items, 2, 8, |x| *x, |_, _| {
-            seen += 1;
-            if seen == 3 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+        super::map_ordered(
+            items,
+            2,
+            8,
+            |x| *x,
+            |_, _| {
+                seen += 1;
+                if seen == 3 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
         assert_eq!(seen, 3);
         assert!(read <= 16, "read {read} items after the stop");
     }

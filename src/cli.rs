@@ -2,8 +2,8 @@
 
 use crate::batch;
 use crate::format::{self, LineReader, ParseError};
-use crate::progress::Progress;
 use crate::generate::{Level, Symmetry};
+use crate::progress::Progress;
 use crate::puzzle::{Puzzle, Variant};
 use crate::solver::exact;
 use clap::{Parser, Subcommand};
@@ -376,7 +376,11 @@ fn solve_command(variant: Variant, mode: SolveMode, file: Option<&str>) -> i32 {
                 // Clashing givens: the same word and message in every command.
                 eprintln!("{name}:{line}: {}", clash_message(&puzzle));
                 status = status.max(EXIT_PUZZLE);
-                return out.line(if mode == SolveMode::Count { "0" } else { INVALID });
+                return out.line(if mode == SolveMode::Count {
+                    "0"
+                } else {
+                    INVALID
+                });
             };
             let problem = match s.count {
                 0 => Some("unsolvable"),

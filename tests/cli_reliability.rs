@@ -117,7 +117,14 @@ fn huge_counts_stream_instead_of_allocating() {
     for count in ["18446744073709551615", "100000000000"] {
         let (lines, _) = read_then_close(
             &[
-                "generate", "--size", "4", "--difficulty", "easy", "--seed", "1", "--count",
+                "generate",
+                "--size",
+                "4",
+                "--difficulty",
+                "easy",
+                "--seed",
+                "1",
+                "--count",
                 count,
             ],
             None,
@@ -161,7 +168,9 @@ fn unknown_levels_are_refused_naming_the_valid_ones() {
             .args(["--difficulty", "bogus"])
             .assert()
             .code(2)
-            .stderr(predicate::str::contains("easy, medium, hard, unfair, extreme"));
+            .stderr(predicate::str::contains(
+                "easy, medium, hard, unfair, extreme",
+            ));
     }
 }
 
@@ -171,7 +180,14 @@ fn unknown_levels_are_refused_naming_the_valid_ones() {
 fn slow_combinations_are_refused_at_once() {
     for args in [
         &["--variant", "killer", "--size", "16"][..],
-        &["--variant", "jigsaw", "--size", "16", "--difficulty", "medium"][..],
+        &[
+            "--variant",
+            "jigsaw",
+            "--size",
+            "16",
+            "--difficulty",
+            "medium",
+        ][..],
         &["--size", "4", "--difficulty", "hard"][..],
     ] {
         termdoku()
@@ -204,9 +220,7 @@ fn a_missing_file_is_named_not_parsed() {
             .args([cmd, "no-such-puzzle.txt"])
             .assert()
             .code(2)
-            .stderr(predicate::str::contains(
-                "no-such-puzzle.txt: no such file",
-            ));
+            .stderr(predicate::str::contains("no-such-puzzle.txt: no such file"));
     }
     termdoku()
         .args(["export", "--format", "lp", "missing/p.toml"])
@@ -255,15 +269,10 @@ fn bad_killer_cages_are_named_with_their_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("k.toml");
         std::fs::write(&path, format!("variant = \"killer\"\n\n[[cage]]\n{cage}\n")).unwrap();
-        termdoku()
-            .arg("rate")
-            .arg(&path)
-            .assert()
-            .code(2)
-            .stderr(
-                predicate::str::contains(format!("k.toml{line}"))
-                    .and(predicate::str::contains(message)),
-            );
+        termdoku().arg("rate").arg(&path).assert().code(2).stderr(
+            predicate::str::contains(format!("k.toml{line}"))
+                .and(predicate::str::contains(message)),
+        );
     }
 }
 

@@ -7,7 +7,11 @@ use crate::puzzle::Variant;
 
 /// Why this combination is not offered, or None when it is.
 pub fn unsupported(variant: Variant, size: usize, level: Level) -> Option<String> {
-    let size = if variant == Variant::Honeycomb { 9 } else { size };
+    let size = if variant == Variant::Honeycomb {
+        9
+    } else {
+        size
+    };
     let highest = match (variant, size) {
         // Singles solve any unique 4x4 grid; cages give killer a little more room.
         (Variant::Killer, 4) => Level::Hard,

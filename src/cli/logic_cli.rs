@@ -112,7 +112,11 @@ pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
         let written = if json {
             out.line(step_json(step, g))
         } else {
-            out.line(format_args!("{:3}. {}", i + 1, step.explain(g, Detail::Full)))
+            out.line(format_args!(
+                "{:3}. {}",
+                i + 1,
+                step.explain(g, Detail::Full)
+            ))
         };
         if written.is_break() {
             return out.finish(EXIT_OK);
@@ -245,7 +249,9 @@ pub fn bench(
         }
     }
     if refused > 3 {
-        eprintln!("termdoku: {name}: {refused} puzzles not timed (invalid, unsolvable or not unique)");
+        eprintln!(
+            "termdoku: {name}: {refused} puzzles not timed (invalid, unsolvable or not unique)"
+        );
     }
     if puzzles.is_empty() {
         eprintln!("termdoku: {name}: no puzzle with one solution to time");
@@ -349,7 +355,9 @@ fn hint_latency(
     ));
     for &(ms, puzzle, step, technique) in times.iter().rev().take(slowest) {
         if out
-            .line(format_args!("  {ms:9.3} ms  puzzle {puzzle} step {step}: {technique}"))
+            .line(format_args!(
+                "  {ms:9.3} ms  puzzle {puzzle} step {step}: {technique}"
+            ))
             .is_break()
         {
             break;

@@ -230,8 +230,7 @@ impl<R: BufRead> Iterator for LineReader<R> {
             }
         };
         self.line += 1;
-        let parsed =
-            parse_line_measured(&self.buf, len, lead, self.variant, &self.file, self.line);
+        let parsed = parse_line_measured(&self.buf, len, lead, self.variant, &self.file, self.line);
         Some(parsed.map(|p| (self.line, p)))
     }
 }
@@ -316,7 +315,11 @@ mod tests {
         data.extend_from_slice(P.as_bytes());
         data.extend_from_slice(b"\n\t");
         data.extend_from_slice(&P.as_bytes()[..80]);
-        let mut reader = LineReader::new(std::io::BufReader::with_capacity(100, &data[..]), Variant::Standard, "ws");
+        let mut reader = LineReader::new(
+            std::io::BufReader::with_capacity(100, &data[..]),
+            Variant::Standard,
+            "ws",
+        );
         let (line, p) = reader.next().unwrap().unwrap();
         assert_eq!((line, p.map(|p| write_line(&p))), (1, Some(P.to_string())));
         let err = reader.next().unwrap().unwrap_err();

@@ -102,7 +102,11 @@ pub fn regular_file_size(path: &Path) -> Result<u64, ParseError> {
         source,
     })?;
     if meta.is_dir() {
-        return Err(io_error(&name, std::io::ErrorKind::InvalidInput, "is a directory"));
+        return Err(io_error(
+            &name,
+            std::io::ErrorKind::InvalidInput,
+            "is a directory",
+        ));
     }
     if !meta.is_file() {
         return Err(io_error(

@@ -327,11 +327,12 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
                 }
             }
         }
-        check_cage(&cells, cage, layout.size, layout.cages.len() + 1)
-            .map_err(|(at, message)| ParseError::Invalid {
+        check_cage(&cells, cage, layout.size, layout.cages.len() + 1).map_err(
+            |(at, message)| ParseError::Invalid {
                 pos: span_pos(text, file, at),
                 message,
-            })?;
+            },
+        )?;
         let sum = *cage.sum.get_ref();
         layout.cages.push(CageSpec {
             sum: u32::try_from(sum).unwrap_or(u32::MAX),
@@ -547,8 +548,11 @@ CCDD
     #[test]
     fn killer_cages_must_be_possible_and_connected() {
         let cage = |sum: &str, cells: &str| {
-            let text = format!("variant = \"killer\"\n\n[[cage]]\nsum = {sum}\ncells = [{cells}]\n");
-            parse_toml(text.as_bytes(), "k.toml").unwrap_err().to_string()
+            let text =
+                format!("variant = \"killer\"\n\n[[cage]]\nsum = {sum}\ncells = [{cells}]\n");
+            parse_toml(text.as_bytes(), "k.toml")
+                .unwrap_err()
+                .to_string()
         };
         assert_eq!(
             cage("-3", "\"r1c1\", \"r1c2\""),

@@ -235,9 +235,10 @@ fn als_step(
             Role::ColorB
         };
         // Digit d is bit d - 1 (`1 << d` overflowed for 16 on 16x16 grids).
-        let others = a
-            .digits
-            .without(rcc.iter().fold(Digits::EMPTY, |m, &d| m | Digits::single(d)));
+        let others = a.digits.without(
+            rcc.iter()
+                .fold(Digits::EMPTY, |m, &d| m | Digits::single(d)),
+        );
         step = step.candidates(&a.list, others, role);
         for &x in &rcc {
             step = step.candidates(&a.with(x).to_vec(), Digits::single(x), Role::Pivot);
