@@ -234,9 +234,11 @@ fn als_step(
         } else {
             Role::ColorB
         };
-        let others = a
-            .digits
-            .without(Digits(rcc.iter().fold(0, |m, &d| m | 1 << d)));
+        // Digit d is bit d - 1 (`1 << d` overflowed for 16 on 16x16 grids).
+        let others = a.digits.without(
+            rcc.iter()
+                .fold(Digits::EMPTY, |m, &d| m | Digits::single(d)),
+        );
         step = step.candidates(&a.list, others, role);
         for &x in &rcc {
             step = step.candidates(&a.with(x).to_vec(), Digits::single(x), Role::Pivot);
