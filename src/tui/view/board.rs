@@ -149,7 +149,10 @@ pub fn draw(app: &App, plan: &Plan, buf: &mut Buffer) {
     match g.shape() {
         Shape::Square { size, .. } => {
             draw_square_lines(app, g, &z, size, plan, buf);
-            labels_square(app, g, size, plan, buf);
+            // Killer sums sit on the top border of their first cell: then the column
+            // numbers go on the bottom border.
+            let bottom = z.killer && !plan.sum_in_cell;
+            labels_square(app, g, size, plan, bottom, buf);
         }
         Shape::Honeycomb => {
             draw_honeycomb_lines(app, g, plan, buf);
@@ -290,9 +293,9 @@ fn draw_square_lines(app: &App, g: &Geometry, z: &Zones, n: usize, p: &Plan, buf
     }
 }
 
-/// Column numbers in the top border, row numbers left of the grid; the selected cell's
-/// are bold.
-fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, buf: &mut Buffer) {
+/// Column numbers in the top (or bottom) border, row numbers left of the grid; the
+/// selected cell's are bold and underlined.
+fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, bottom: bool, buf: &mut Buffer) {
     let (row, col) = g.coords(app.cursor);
     let style = |on: bool| {
         if on {
@@ -304,7 +307,12 @@ fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, buf: &mut Buffer) 
     for c in 0..n {
         let label = (c + 1).to_string();
         let x = p.line_x(c as u16) + 1 + p.cw.saturating_sub(label.len() as u16) / 2;
-        put_str(buf, x, p.grid.y, &label, style(c + 1 == usize::from(col)));
+        let y = if bottom {
+            p.grid.bottom() - 1
+        } else {
+            p.grid.y
+        };
+        put_str(buf, x, y, &label, style(c + 1 == usize::from(col)));
     }
     for r in 0..n {
         let label = format!("{:>w$}", r + 1, w = usize::from(p.label_w - 1));
@@ -523,6 +531,11 @@ fn draw_cell(
             base.patch(value_style),
         );
     } else if let Marks::Grid { .. } = p.marks {
+        if game.marks(cell).is_empty() {
+            // An empty cell without marks still reads as a cell to fill.
+            let chr = if app.ascii { '.' } else { '·' };
+            put(buf, x0 + vx, y0 + vy, chr, base.patch(t.candidate));
+        }
         for d in game.marks(cell).iter() {
             let Some((dx, dy)) = p.candidate_pos(d) else {
                 continue;

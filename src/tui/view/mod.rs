@@ -163,6 +163,10 @@ pub fn cell_facts(app: &App) -> Vec<String> {
         let house = g.house(h);
         match house.kind {
             HouseKind::Box(_) | HouseKind::Region(_) => out.push(house.name()),
+            // A honeycomb cell's three lines, as hints name them.
+            HouseKind::Row(_) if g.shape() == crate::geometry::Shape::Honeycomb => {
+                out.push(house.name())
+            }
             HouseKind::Forward(_) | HouseKind::Backward(_) => out.push(house.name()),
             HouseKind::Diagonal(_) => out.push(house.name()),
             _ => {}
