@@ -255,6 +255,9 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         about.push(Line::raw(l));
     }
     about.push(Line::raw(format!("Mode {}", mode(app))));
+    if app.config.display.show_timer && !below {
+        about.push(Line::raw(format!("Time {}", clock(app.game.elapsed_ms))));
+    }
     let mut news: Vec<Line> = Vec::new();
     if let Some(hs) = &app.hint {
         news.push(Line::styled(
