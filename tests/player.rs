@@ -693,3 +693,15 @@ fn the_panel_names_a_honeycomb_cells_three_lines() {
         assert!(t.contains(&name), "{name}:\n{t}");
     }
 }
+
+#[test]
+fn diagonals_are_marked_at_every_size() {
+    let mut a = app(Variant::Diagonal);
+    a.press("a");
+    let t = text(&render(&a, 80, 24));
+    assert_eq!(t.matches('╲').count(), 8, "{t}");
+    assert_eq!(t.matches('╱').count(), 8, "{t}");
+    assert_eq!(t.matches('X').count(), 1, "r5c5 is on both:\n{t}");
+    let t = text(&render(&a, 60, 20));
+    assert!(t.contains('╲') && t.contains('╱'), "{t}");
+}

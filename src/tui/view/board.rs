@@ -169,6 +169,7 @@ pub fn draw(app: &App, plan: &Plan, buf: &mut Buffer) {
     }
     if matches!(g.shape(), Shape::Square { .. }) {
         cage_sums(app, g, &z, plan, buf);
+        diagonal_marks(app, g, plan, buf);
         underlines(g, &z, plan, buf);
     }
 }
@@ -281,14 +282,33 @@ fn draw_square_lines(app: &App, g: &Geometry, z: &Zones, n: usize, p: &Plan, buf
                     put(buf, p.line_x(c as u16), y, chr, t.diagonal);
                 }
             }
-        } else {
-            for &cell in &house.cells {
-                let r = p.cell_rect(g, cell);
-                let (x, y) = (r.right() - 1, r.bottom() - 1);
-                let both = buf[(x, y)].symbol() != " ";
-                let chr = if both { 'X' } else { chr };
-                put(buf, x, y, chr, t.diagonal);
-            }
+        }
+    }
+}
+
+/// Without corners between cell rows, a diagonal is marked in the free bottom-right spot
+/// of each of its cells (`X` where both cross); drawn after the cells.
+fn diagonal_marks(app: &App, g: &Geometry, p: &Plan, buf: &mut Buffer) {
+    let spot = (p.cw - 1, p.ch - 1);
+    if p.row_lines || (1..=g.max_digit()).any(|d| p.candidate_pos(d) == Some(spot)) {
+        return;
+    }
+    for house in g.houses() {
+        let HouseKind::Diagonal(d) = house.kind else {
+            continue;
+        };
+        let chr = match (d, app.ascii) {
+            (Diagonal::Main, true) => '\\',
+            (Diagonal::Main, false) => '╲',
+            (Diagonal::Anti, true) => '/',
+            (Diagonal::Anti, false) => '╱',
+        };
+        for &cell in &house.cells {
+            let r = p.cell_rect(g, cell);
+            let (x, y) = (r.right() - 1, r.bottom() - 1);
+            let both = matches!(buf[(x, y)].symbol(), "╲" | "╱" | "\\" | "/");
+            let style = buf[(x, y)].style().patch(app.theme.diagonal);
+            put(buf, x, y, if both { 'X' } else { chr }, style);
         }
     }
 }
