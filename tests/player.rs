@@ -675,3 +675,33 @@ fn no_color_keeps_modifiers_only() {
     let (x, y) = digit_pos(&app, "r1c1", 80, 24);
     assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
 }
+
+#[test]
+fn the_panel_names_a_honeycomb_cells_three_lines() {
+    let mut a = app(Variant::Honeycomb);
+    a.press("jjl");
+    let (i, j) = a.game.geometry().coords(a.cursor);
+    let (i, j) = (usize::from(i), usize::from(j));
+    let b = j + i.saturating_sub(5);
+    let c = j + 5usize.saturating_sub(i);
+    let t = text(&render(&a, 120, 40));
+    for name in [
+        format!("row {i}"),
+        format!("/ line {b}"),
+        format!("\\ line {c}"),
+    ] {
+        assert!(t.contains(&name), "{name}:\n{t}");
+    }
+}
+
+#[test]
+fn diagonals_are_marked_at_every_size() {
+    let mut a = app(Variant::Diagonal);
+    a.press("a");
+    let t = text(&render(&a, 80, 24));
+    assert_eq!(t.matches('╲').count(), 8, "{t}");
+    assert_eq!(t.matches('╱').count(), 8, "{t}");
+    assert_eq!(t.matches('X').count(), 1, "r5c5 is on both:\n{t}");
+    let t = text(&render(&a, 60, 20));
+    assert!(t.contains('╲') && t.contains('╱'), "{t}");
+}

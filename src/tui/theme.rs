@@ -176,7 +176,8 @@ fn without_colour(mut t: Theme) -> Theme {
     t.conflict = m(t.conflict, Modifier::UNDERLINED | Modifier::BOLD);
     t.wrong = Style::default().add_modifier(Modifier::REVERSED | Modifier::CROSSED_OUT);
     t.cursor = m(t.cursor, Modifier::REVERSED);
-    t.same_digit = m(t.same_digit, Modifier::UNDERLINED);
+    // Not underlined: that is how a conflict reads.
+    t.same_digit = m(t.same_digit, Modifier::ITALIC);
     t.line = m(t.line, Modifier::BOLD);
     let roles = [
         Modifier::UNDERLINED,                                       // defining

@@ -149,7 +149,10 @@ pub fn draw(app: &App, plan: &Plan, buf: &mut Buffer) {
     match g.shape() {
         Shape::Square { size, .. } => {
             draw_square_lines(app, g, &z, size, plan, buf);
-            labels_square(app, g, size, plan, buf);
+            // Killer sums sit on the top border of their first cell: then the column
+            // numbers go on the bottom border.
+            let bottom = z.killer && !plan.sum_in_cell;
+            labels_square(app, g, size, plan, bottom, buf);
         }
         Shape::Honeycomb => {
             draw_honeycomb_lines(app, g, plan, buf);
@@ -166,6 +169,7 @@ pub fn draw(app: &App, plan: &Plan, buf: &mut Buffer) {
     }
     if matches!(g.shape(), Shape::Square { .. }) {
         cage_sums(app, g, &z, plan, buf);
+        diagonal_marks(app, g, plan, buf);
         underlines(g, &z, plan, buf);
     }
 }
@@ -278,21 +282,40 @@ fn draw_square_lines(app: &App, g: &Geometry, z: &Zones, n: usize, p: &Plan, buf
                     put(buf, p.line_x(c as u16), y, chr, t.diagonal);
                 }
             }
-        } else {
-            for &cell in &house.cells {
-                let r = p.cell_rect(g, cell);
-                let (x, y) = (r.right() - 1, r.bottom() - 1);
-                let both = buf[(x, y)].symbol() != " ";
-                let chr = if both { 'X' } else { chr };
-                put(buf, x, y, chr, t.diagonal);
-            }
         }
     }
 }
 
-/// Column numbers in the top border, row numbers left of the grid; the selected cell's
-/// are bold.
-fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, buf: &mut Buffer) {
+/// Without corners between cell rows, a diagonal is marked in the free bottom-right spot
+/// of each of its cells (`X` where both cross); drawn after the cells.
+fn diagonal_marks(app: &App, g: &Geometry, p: &Plan, buf: &mut Buffer) {
+    let spot = (p.cw - 1, p.ch - 1);
+    if p.row_lines || (1..=g.max_digit()).any(|d| p.candidate_pos(d) == Some(spot)) {
+        return;
+    }
+    for house in g.houses() {
+        let HouseKind::Diagonal(d) = house.kind else {
+            continue;
+        };
+        let chr = match (d, app.ascii) {
+            (Diagonal::Main, true) => '\\',
+            (Diagonal::Main, false) => '╲',
+            (Diagonal::Anti, true) => '/',
+            (Diagonal::Anti, false) => '╱',
+        };
+        for &cell in &house.cells {
+            let r = p.cell_rect(g, cell);
+            let (x, y) = (r.right() - 1, r.bottom() - 1);
+            let both = matches!(buf[(x, y)].symbol(), "╲" | "╱" | "\\" | "/");
+            let style = buf[(x, y)].style().patch(app.theme.diagonal);
+            put(buf, x, y, if both { 'X' } else { chr }, style);
+        }
+    }
+}
+
+/// Column numbers in the top (or bottom) border, row numbers left of the grid; the
+/// selected cell's are bold and underlined.
+fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, bottom: bool, buf: &mut Buffer) {
     let (row, col) = g.coords(app.cursor);
     let style = |on: bool| {
         if on {
@@ -304,7 +327,12 @@ fn labels_square(app: &App, g: &Geometry, n: usize, p: &Plan, buf: &mut Buffer) 
     for c in 0..n {
         let label = (c + 1).to_string();
         let x = p.line_x(c as u16) + 1 + p.cw.saturating_sub(label.len() as u16) / 2;
-        put_str(buf, x, p.grid.y, &label, style(c + 1 == usize::from(col)));
+        let y = if bottom {
+            p.grid.bottom() - 1
+        } else {
+            p.grid.y
+        };
+        put_str(buf, x, y, &label, style(c + 1 == usize::from(col)));
     }
     for r in 0..n {
         let label = format!("{:>w$}", r + 1, w = usize::from(p.label_w - 1));
@@ -523,6 +551,11 @@ fn draw_cell(
             base.patch(value_style),
         );
     } else if let Marks::Grid { .. } = p.marks {
+        if game.marks(cell).is_empty() {
+            // An empty cell without marks still reads as a cell to fill.
+            let chr = if app.ascii { '.' } else { '·' };
+            put(buf, x0 + vx, y0 + vy, chr, base.patch(t.candidate));
+        }
         for d in game.marks(cell).iter() {
             let Some((dx, dy)) = p.candidate_pos(d) else {
                 continue;

@@ -362,4 +362,22 @@ mod tests {
         assert!(p.marks_visible());
         assert_eq!(plan(&g, Rect::new(0, 0, 15, 10), true), Err((21, 20)));
     }
+
+    #[test]
+    fn sixteen_by_sixteen_shows_marks_from_148x38_and_honeycomb_from_80x29() {
+        let g = geometry(Variant::Standard, 16);
+        assert!(plan(&g, Rect::new(0, 0, 148, 38), true)
+            .unwrap()
+            .marks_visible());
+        assert!(!plan(&g, Rect::new(0, 0, 147, 38), true)
+            .unwrap()
+            .marks_visible());
+        let h = crate::geometry::honeycomb::honeycomb();
+        assert!(plan(&h, Rect::new(0, 0, 80, 29), true)
+            .unwrap()
+            .marks_visible());
+        assert!(!plan(&h, Rect::new(0, 0, 80, 28), true)
+            .unwrap()
+            .marks_visible());
+    }
 }

@@ -163,6 +163,10 @@ pub fn cell_facts(app: &App) -> Vec<String> {
         let house = g.house(h);
         match house.kind {
             HouseKind::Box(_) | HouseKind::Region(_) => out.push(house.name()),
+            // A honeycomb cell's three lines, as hints name them.
+            HouseKind::Row(_) if g.shape() == crate::geometry::Shape::Honeycomb => {
+                out.push(house.name())
+            }
             HouseKind::Forward(_) | HouseKind::Backward(_) => out.push(house.name()),
             HouseKind::Diagonal(_) => out.push(house.name()),
             _ => {}
@@ -251,6 +255,9 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         about.push(Line::raw(l));
     }
     about.push(Line::raw(format!("Mode {}", mode(app))));
+    if app.config.display.show_timer && !below {
+        about.push(Line::raw(format!("Time {}", clock(app.game.elapsed_ms))));
+    }
     let mut news: Vec<Line> = Vec::new();
     if let Some(hs) = &app.hint {
         news.push(Line::styled(
