@@ -158,8 +158,8 @@ fn local(state: &Path, config: &Path) -> String {
 fn grid(screen: &str) -> String {
     screen
         .lines()
-        .take(19)
-        .map(|l| l.chars().take(37).collect::<String>())
+        .take(38)
+        .map(|l| l.chars().take(75).collect::<String>())
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -170,7 +170,7 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
     let screen = t.wait_text("mistakes 0");
     if ascii {
         assert!(
-            screen.contains("#[5]| 3 | . # . | 7 | . #"),
+            screen.contains("#  [5]  |   3   |   .   #   .   |   7   |   .   #"),
             "ASCII grid:\n{screen}"
         );
         assert!(
@@ -178,7 +178,7 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
             "non-ASCII output without UTF-8:\n{screen}"
         );
     } else {
-        assert!(screen.contains("┃[5]│ 3 │ · ┃ · │ 7 │ · ┃"), "{screen}");
+        assert!(screen.contains("┃  [5]  │   3   │   ·   ┃   ·   │   7   │   ·   ┃"), "{screen}");
     }
     t.send(&["l", "l"]);
     t.wait_text("Cell r1c3: empty");
@@ -189,11 +189,13 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
     t.send(&["p"]);
     t.wait_text("Mode DIGITS");
     t.send(&["H"]);
-    t.wait_text("Hint 1/3");
+    // The full step (stage 3) draws the digit to place in its cell, so the board is
+    // compared as it was before that.
+    let before = grid(&t.wait_text("Hint 1/3"));
     t.send(&["H"]);
     t.wait_text("Hint 2/3");
     t.send(&["H"]);
-    let before = grid(&t.wait_text("Hint 3/3"));
+    t.wait_text("Hint 3/3");
     t.send(&["H"]);
     let applied = grid(&t.wait_text("Applied:"));
     assert_ne!(before, applied, "the hint placed a digit");
@@ -206,9 +208,9 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
     let screen = t.wait_text("Welcome back");
     assert!(screen.contains("Cell r2c3: marks 1 2"), "{screen}");
     let row1 = if ascii {
-        "# 5 | 3 | 4 #"
+        "#   5   |   3   |   4   #"
     } else {
-        "┃ 5 │ 3 │ 4 ┃"
+        "┃   5   │   3   │   4   ┃"
     };
     assert!(screen.contains(row1), "{screen}");
     t.send(&["q"]);
@@ -234,11 +236,11 @@ fn tmux_resize_shows_enlarge_then_recovers() {
         assert!(ok.success());
     };
     resize("50", "16");
-    t.wait_text("enlarge to 68x20");
+    t.wait_text("enlarge to 21x20");
     resize("100", "40");
     let screen = t.wait_text("mistakes 0");
     assert!(!screen.contains("enlarge"), "{screen}");
-    assert!(screen.contains("┃[5]│ 3 │ · ┃"), "{screen}");
+    assert!(screen.contains("┃  [5]  │   3   │   ·   ┃"), "{screen}");
     t.send(&["q"]);
     t.wait_exit();
 }
@@ -289,9 +291,9 @@ fn kill_9_loses_at_most_the_last_keystroke() {
 
     t.start(&local(&state, &config));
     let screen = t.wait_text("Welcome back");
-    assert!(screen.contains("┃ 5 │ 3 │ 4 ┃"), "{screen}");
+    assert!(screen.contains("┃   5   │   3   │   4   ┃"), "{screen}");
     assert!(
-        screen.contains("┃ 6 │ · │ 2 ┃") || screen.contains("┃ 6 │ · │[2]┃"),
+        screen.contains("┃   6   │   ·   │   2   ┃") || screen.contains("┃   6   │   ·   │  [2]  ┃"),
         "{screen}"
     );
     assert!(
