@@ -1,5 +1,8 @@
 //! Player speed: first frame (game set-up, solution, first draw) and a keypress (update,
 //! autosave, redraw) with every candidate shown, on a 160x50 screen. Prints percentiles.
+//! The autosave is what the keypress costs the player: the game's snapshot handed to the
+//! background writer; the write itself (fsyncs included) runs there, and is waited for
+//! between keys, as a person's next key comes long after it.
 //!
 //!     cargo bench --bench player
 //!     cargo bench --bench player -- --long-history   (600 moves of undo history saved)
@@ -12,6 +15,7 @@ use termdoku::puzzle::Variant;
 use termdoku::tui::app::App;
 use termdoku::tui::keys::Key;
 use termdoku::tui::view;
+use termdoku::tui::writer::Writer;
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p) as usize]
@@ -20,6 +24,7 @@ fn pct(sorted: &[Duration], p: f64) -> Duration {
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = save::game_path(dir.path());
+    let writer = Writer::new();
     for v in Variant::ALL {
         let start = Instant::now();
         let mut app = App::with_puzzle(builtin::puzzle(v));
@@ -49,10 +54,20 @@ fn main() {
         for i in 0..4000 {
             let t = Instant::now();
             app.handle_key(keys[i % 4 / 2 * 2 + (i / 97) % 2]);
-            save::save(&path, &app.game, app.cursor, app.pencil).expect("save");
+            let file = save::SaveFile::from_game(&app.game, app.cursor, app.pencil);
+            let to = path.clone();
+            let job = writer.submit(
+                Some(path.clone()),
+                Box::new(move || {
+                    let json = file.to_json().map_err(std::io::Error::other)?;
+                    save::write_atomic(&to, json.as_bytes())
+                }),
+            );
             term.draw(|f| view::draw(&app, f.area(), f.buffer_mut()))
                 .expect("draw");
             times.push(t.elapsed());
+            assert!(writer.wait(job, Duration::from_secs(30)), "save");
+            assert_eq!(writer.failure(Some(&path)), None);
         }
         times.sort();
         println!(
