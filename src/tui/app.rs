@@ -738,6 +738,9 @@ impl App {
     }
 
     fn hint_failed(&mut self, why: &str) {
+        // The thread that failed is ending: the next request starts a fresh one rather
+        // than queue behind it.
+        self.hinter.requests = None;
         self.say(
             Tone::Warning,
             format!("The hint failed ({why}); play on, and ask again for another try."),

@@ -72,6 +72,7 @@ pub fn play(args: PlayArgs) -> i32 {
     // the stats, which belong to the instance holding the lock.
     let mut lock: Option<StateLock> = None;
     let mut banner: Option<String> = None;
+    let mut writable_unlocked = false;
     if let Some(dir) = &state {
         match save::lock_state(dir) {
             Ok(Locked::Mine(l)) => lock = Some(l),
@@ -83,21 +84,29 @@ pub fn play(args: PlayArgs) -> i32 {
                 ));
             }
             Err(e) => {
-                banner = Some(format!(
-                    "Read-only: could not lock {} ({e}); this game will not be saved.",
-                    dir.display()
+                // A folder that cannot be written cannot be locked either: play on and
+                // save as usual, so the failing saves are reported (and asked about on
+                // quit) like a full disk.
+                writable_unlocked = true;
+                notes.push((
+                    Tone::Warning,
+                    format!("Could not lock {} ({e}).", dir.display()),
                 ));
             }
         }
     }
+    let writes = lock.is_some() || writable_unlocked;
     let game_file = state.as_deref().map(save::game_path);
-    let mut save_path = game_file.clone().filter(|_| lock.is_some());
-    let stats = state.as_deref().map(stats_path).filter(|_| lock.is_some());
-    if let Some(p) = &save_path {
+    let mut save_path = game_file.clone().filter(|_| writes);
+    let stats = state.as_deref().map(stats_path).filter(|_| writes);
+    // Only the lock's holder may remove temporaries: another player may be writing one.
+    if let Some(p) = save_path.as_ref().filter(|_| lock.is_some()) {
         save::remove_stale_temps(p);
     }
     if let Some(p) = &stats {
-        save::remove_stale_temps(p);
+        if lock.is_some() {
+            save::remove_stale_temps(p);
+        }
         match Stats::load(p) {
             Ok((_, Some(aside))) => notes.push((
                 Tone::Warning,
@@ -118,7 +127,7 @@ pub fn play(args: PlayArgs) -> i32 {
         notes.push((Tone::Info, format!("New {variant} game: {n}.")));
         fresh = Some(p);
     } else if fresh.is_none() {
-        let loaded = match (&game_file, lock.is_some()) {
+        let loaded = match (&game_file, writes) {
             (Some(p), true) => save::load(p),
             (Some(p), false) => save::load_read_only(p),
             (None, _) => Loaded::Nothing,
@@ -501,6 +510,13 @@ fn event_loop(
                     }
                     if app.dirty {
                         saver.save(app);
+                    }
+                    // In a burst (a paste, keys held down) every key is still drawn, so
+                    // the screen never runs ahead of the disk by more than one key.
+                    if redraw {
+                        saver.show_status(app);
+                        term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
+                        redraw = false;
                     }
                     if app.quit
                         || stop.load(Ordering::Relaxed)
