@@ -100,7 +100,7 @@ pub fn lp(puzzle: &Puzzle) -> String {
             Rule::Cage { sum } => {
                 // One binary per digit set that fits the cage, as for runs: the sum row
                 // alone leaves the relaxation so loose that MILP solvers stall on killers.
-                let combos = crate::solver::exact::combinations(n, house.cells.len(), sum);
+                let combos = crate::solver::rules::combinations(n, house.cells.len(), sum);
                 let picks: Vec<String> =
                     (1..=combos.len()).map(|i| format!("k_{h1}_{i}")).collect();
                 binaries.extend(picks.iter().cloned());

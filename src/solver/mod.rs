@@ -12,5 +12,6 @@
 pub mod exact;
 pub mod logic;
 pub mod rate;
+pub mod rules;
 
 pub use exact::{solve, Solutions};

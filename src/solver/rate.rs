@@ -5,79 +5,8 @@
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::exact;
 use crate::solver::logic::{self, Step};
-use std::fmt;
 
-/// Difficulty levels, as HoDoKu's.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    Easy,
-    Medium,
-    Hard,
-    Unfair,
-    Extreme,
-}
-
-impl Level {
-    pub const ALL: [Level; 5] = [
-        Level::Easy,
-        Level::Medium,
-        Level::Hard,
-        Level::Unfair,
-        Level::Extreme,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Unfair => "unfair",
-            Level::Extreme => "extreme",
-        }
-    }
-
-    /// The largest score a puzzle of this level may have (HoDoKu's defaults).
-    pub fn max_score(self) -> u32 {
-        match self {
-            Level::Easy => 800,
-            Level::Medium => 1000,
-            Level::Hard => 1600,
-            Level::Unfair => 1800,
-            Level::Extreme => u32::MAX,
-        }
-    }
-
-    fn next(self) -> Level {
-        match self {
-            Level::Easy => Level::Medium,
-            Level::Medium => Level::Hard,
-            Level::Hard => Level::Unfair,
-            _ => Level::Extreme,
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
-        let l = s.trim().to_ascii_lowercase();
-        Level::ALL
-            .into_iter()
-            .find(|x| x.name() == l)
-            .ok_or_else(|| {
-                format!("unknown level '{s}' (expected easy, medium, hard, unfair or extreme)")
-            })
-    }
-}
+pub use crate::solver::logic::techniques::Level;
 
 /// The rating of a logical solve.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,8 +17,9 @@ pub const MAX_CELLS: usize = 128;
 macro_rules! bit_planes {
     ($name:ident, $mask:ty) => {
         mod $name {
-            use super::super::{digit_sets, Solutions};
+            use super::super::Solutions;
             use crate::geometry::{Digits, Geometry};
+            use crate::solver::rules::digit_sets;
             type Mask = $mask;
 
             enum Kind {

@@ -15,7 +15,7 @@
 use super::step::{and_list, cell_list, effect_text, house_list, house_name};
 use super::{elims_outside, mask, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
-use crate::solver::exact::{combinations, viable_edges};
+use crate::solver::rules::{combinations, viable_edges};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {

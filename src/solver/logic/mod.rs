@@ -28,11 +28,12 @@ pub mod techniques;
 pub mod uniqueness;
 pub mod wings;
 
+pub use crate::solver::rules::must_appear;
 pub use memory::SolverMemory;
 pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{technique, techniques, Family, TechniqueInfo};
 
-use crate::geometry::{Cell, Digits, Geometry, House, HouseId, HouseKind, Rule};
+use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
 use crate::puzzle::Grid;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -434,47 +435,6 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|c| Candidate::new(c, d))
             .collect()
-    }
-}
-
-/// Digits that must appear in a house given the current candidates: all of them for a
-/// `Complete` house; for runs and cages, the digits common to every feasible digit set.
-pub fn must_appear(grid: &Grid, house: &House) -> Digits {
-    let g = grid.geometry();
-    let n = g.max_digit();
-    let sets: Vec<u16> = match house.rule {
-        Rule::Complete => return g.all_digits(),
-        Rule::ConsecutiveRun => {
-            let len = house.cells.len();
-            (1..=(usize::from(n) + 1).saturating_sub(len))
-                .map(|lo| Digits::range(lo as u8, (lo + len - 1) as u8).0)
-                .collect()
-        }
-        Rule::Cage { sum } => crate::solver::exact::combinations(n, house.cells.len(), sum),
-    };
-    let mut once = Digits::EMPTY;
-    for &c in &house.cells {
-        once |= grid.candidates(c);
-    }
-    let mut must = Digits(u16::MAX);
-    let mut any = false;
-    for set in sets {
-        let set = Digits(set);
-        // Feasible: every digit has a cell that can take it, every cell a digit of the set.
-        if set.is_subset(once)
-            && house
-                .cells
-                .iter()
-                .all(|&c| !(grid.candidates(c) & set).is_empty())
-        {
-            must &= set;
-            any = true;
-        }
-    }
-    if any {
-        must
-    } else {
-        Digits::EMPTY
     }
 }
 

@@ -20,7 +20,7 @@ use super::{
     elims_outside, mask, Candidate, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
 };
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
-use crate::solver::exact::viable_edges;
+use crate::solver::rules::viable_edges;
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {

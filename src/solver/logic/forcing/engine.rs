@@ -34,7 +34,7 @@ impl<'a> Engine<'a> {
                         (1, len as u8, n, 0),
                     ),
                     Rule::Cage { sum } => (
-                        crate::solver::exact::combinations(n, len, sum),
+                        crate::solver::rules::combinations(n, len, sum),
                         "digit set adding up to its sum",
                         (2, len as u8, n, sum as u16),
                     ),

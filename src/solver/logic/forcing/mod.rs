@@ -44,8 +44,8 @@ use super::{
     TechniqueInfo,
 };
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
-use crate::solver::exact::viable_edges;
 use crate::solver::logic::step::{effect_text, Because, ChainNode};
+use crate::solver::rules::viable_edges;
 use known::Known;
 use search::{remembered, search};
 use std::ops::ControlFlow;
