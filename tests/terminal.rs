@@ -178,7 +178,10 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
             "non-ASCII output without UTF-8:\n{screen}"
         );
     } else {
-        assert!(screen.contains("┃  [5]  │   3   │   ·   ┃   ·   │   7   │   ·   ┃"), "{screen}");
+        assert!(
+            screen.contains("┃  [5]  │   3   │   ·   ┃   ·   │   7   │   ·   ┃"),
+            "{screen}"
+        );
     }
     t.send(&["l", "l"]);
     t.wait_text("Cell r1c3: empty");
@@ -293,7 +296,8 @@ fn kill_9_loses_at_most_the_last_keystroke() {
     let screen = t.wait_text("Welcome back");
     assert!(screen.contains("┃   5   │   3   │   4   ┃"), "{screen}");
     assert!(
-        screen.contains("┃   6   │   ·   │   2   ┃") || screen.contains("┃   6   │   ·   │  [2]  ┃"),
+        screen.contains("┃   6   │   ·   │   2   ┃")
+            || screen.contains("┃   6   │   ·   │  [2]  ┃"),
         "{screen}"
     );
     assert!(
