@@ -7,6 +7,25 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// The screen's text right of the grid (the side panel) and of the lines without a grid,
+/// joined into one line: a message the panel wrapped reads whole again.
+fn panel_text(screen: &str) -> String {
+    let borders: &[char] = &['┃', '┨', '┫', '┓', '┛', '|', '#'];
+    let parts: Vec<&str> = screen
+        .lines()
+        .map(|l| {
+            l.rfind(borders).map_or(l, |i| {
+                &l[i + l[i..].chars().next().map_or(1, char::len_utf8)..]
+            })
+        })
+        .collect();
+    parts
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The binary under test: `TERMDOKU_BIN` (CI points it at the release build, the one people
 /// run), else the one cargo built for this test run.
 fn bin() -> String {
@@ -114,8 +133,10 @@ impl Tmux {
         }
     }
 
+    /// Waits for `text` anywhere on the screen, also where the side panel wrapped it over
+    /// several rows.
     fn wait_text(&self, text: &str) -> String {
-        self.wait_for(text, |s| s.contains(text))
+        self.wait_for(text, |s| s.contains(text) || panel_text(s).contains(text))
     }
 
     fn wait_exit(&self) {
