@@ -1,5 +1,6 @@
-//! Runs a function over a stream of items on every core, keeping the input order.
+//! Runs a function over a stream of items on every core (rayon), keeping the input order.
 
+use rayon::prelude::*;
 use std::ops::ControlFlow;
 
 /// Maps `items` in chunks over `threads` workers; `emit` sees results in input order and
@@ -8,27 +9,22 @@ pub fn map_ordered<T: Sync, R: Send>(
     items: impl Iterator<Item = T>,
     threads: usize,
     chunk: usize,
-    f: impl Fn(&T) -> R + Sync,
+    f: impl Fn(&T) -> R + Sync + Send,
     mut emit: impl FnMut(T, R) -> ControlFlow<()>,
 ) {
     let threads = threads.max(1);
+    // A pool of our own: `--threads` is honoured whatever else uses rayon's global pool. If
+    // no pool can be made, the work runs on this thread.
+    let pool = (threads > 1)
+        .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok())
+        .flatten();
     let mut items = items.peekable();
     while items.peek().is_some() {
+        // Chunk by chunk, so output streams and a stop reads no more input.
         let batch: Vec<T> = items.by_ref().take(chunk * threads).collect();
-        let per = batch.len().div_ceil(threads);
-        let results: Vec<R> = if threads == 1 || batch.len() < 64 {
-            batch.iter().map(&f).collect()
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = batch
-                    .chunks(per)
-                    .map(|part| s.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect()
-            })
+        let results: Vec<R> = match &pool {
+            Some(pool) if batch.len() >= 64 => pool.install(|| batch.par_iter().map(&f).collect()),
+            _ => batch.iter().map(&f).collect(),
         };
         for (item, r) in batch.into_iter().zip(results) {
             if emit(item, r).is_break() {

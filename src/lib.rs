@@ -2,6 +2,13 @@
 //!
 //! Modules depend one way: `geometry -> puzzle -> format`, `puzzle -> solver`, then the
 //! commands in `cli`.
+//!
+//! The library runs on whatever a user loads: it never panics on input, so outside tests it
+//! may not unwrap, expect or panic (errors are values; see `format::ParseError`).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod batch;
 pub mod cli;

@@ -19,18 +19,9 @@ pub struct GenBench {
     pub givens: bool,
 }
 
-/// CPU time used by this thread.
+/// CPU time used by this thread (zero where the platform cannot tell).
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec it is given.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    cpu_time::ThreadTime::try_now().map_or(Duration::ZERO, |t| t.as_duration())
 }
 
 /// The value at quantile `q` of sorted `xs`.

@@ -138,6 +138,7 @@ mod folder_tests {
 
     #[cfg(unix)]
     #[test]
+    #[allow(unsafe_code)] // mkfifo(3) to make the FIFO under test.
     fn fifos_and_huge_files_are_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("standard-easy.txt");

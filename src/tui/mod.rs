@@ -550,6 +550,7 @@ enum Input {
 /// checks). Crossterm's own poll spins forever on a hung-up terminal (a read of 0 bytes
 /// is retried), so it is only called once the terminal is known to be alive and readable.
 #[cfg(unix)]
+#[allow(unsafe_code)] // poll(2): no safe wrapper among the dependencies.
 fn wait_for_input(ms: i32) -> Input {
     use std::os::fd::AsRawFd;
     let stdin = std::io::stdin();
