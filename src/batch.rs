@@ -16,7 +16,12 @@ pub fn map_ordered<T: Sync, R: Send>(
     // A pool of our own: `--threads` is honoured whatever else uses rayon's global pool. If
     // no pool can be made, the work runs on this thread.
     let pool = (threads > 1)
-        .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok())
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
         .flatten();
     let mut items = items.peekable();
     while items.peek().is_some() {

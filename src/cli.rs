@@ -19,24 +19,43 @@ use std::time::Instant;
     version,
     about = "Terminal Sudoku player and solving coach"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Without a subcommand, the player: `termdoku PUZZLE` is `termdoku play PUZZLE`.
+    #[command(flatten)]
+    pub play: PlayOpts,
+}
+
+impl Cli {
+    /// The command to run: `play` with the top-level arguments when none is named.
+    pub fn command(self) -> Command {
+        self.command.unwrap_or(Command::Play(self.play))
+    }
+}
+
+/// The player's arguments, the same after `play` and on the bare command.
+#[derive(clap::Args, Debug, Default)]
+pub struct PlayOpts {
+    /// A puzzle file (TOML puzzle or collection, or line format) or a line-format string.
+    pub puzzle: Option<String>,
+    #[arg(long, value_enum)]
+    pub variant: Option<Variant>,
+    /// The level of a new game (from the puzzles/ folder).
+    #[arg(long, value_enum)]
+    pub difficulty: Option<Level>,
+    /// Which puzzle of a file of several (1-based; default: the one last played from it,
+    /// else the first).
+    #[arg(long, requires = "puzzle", value_parser = clap::value_parser!(u64).range(1..))]
+    pub index: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// The full-screen player (the default with no subcommand): resumes the last game, or
     /// opens PUZZLE, or a new game of the given variant and difficulty.
-    Play {
-        /// A puzzle file (TOML or line format) or a line-format string.
-        puzzle: Option<String>,
-        #[arg(long, value_enum)]
-        variant: Option<Variant>,
-        /// The level of a new game (from the puzzles/ folder).
-        #[arg(long, value_enum)]
-        difficulty: Option<Level>,
-    },
+    Play(PlayOpts),
     /// Solve puzzles: one answer line per input puzzle line.
     Solve {
         #[arg(long, value_enum, default_value = "standard")]
@@ -147,14 +166,16 @@ pub const EXIT_USAGE: i32 = 2;
 /// Runs a subcommand and returns the exit status.
 pub fn run(command: Command) -> i32 {
     match command {
-        Command::Play {
+        Command::Play(PlayOpts {
             puzzle,
             variant,
             difficulty,
-        } => crate::tui::play(crate::tui::PlayArgs {
+            index,
+        }) => crate::tui::play(crate::tui::PlayArgs {
             puzzle,
             variant,
             difficulty: difficulty.map(|l| l.name().to_string()),
+            index: index.map(|i| i as usize),
         }),
         Command::Solve {
             variant,
@@ -291,8 +312,13 @@ fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), P
             };
             if path.ends_with(".toml") {
                 let bytes = format::read_small_file(std::path::Path::new(path))?;
-                let p = format::parse_toml(&bytes, path)?;
-                return Ok((path.into(), Box::new(std::iter::once(Ok((1, Some(p)))))));
+                let puzzles = format::parse_toml_file(&bytes, path)?;
+                // A collection's puzzles are numbered 1, 2, ... in messages.
+                let items = puzzles
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, p)| Ok((i + 1, Some(p))));
+                return Ok((path.into(), Box::new(items)));
             }
             let f = std::fs::File::open(path).map_err(io)?;
             if f.metadata().map_err(io)?.is_dir() {
@@ -307,8 +333,8 @@ fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), P
     }
 }
 
-/// Every `*.toml` puzzle file of a folder, by name (killer and jigsaw sets come as one
-/// file a puzzle); a file that does not parse is reported at its place.
+/// Every `*.toml` puzzle file or collection of a folder, by name; a file that does not
+/// parse is reported at its place.
 fn toml_folder(path: &str) -> Result<(String, Items), ParseError> {
     let io = |source| ParseError::Io {
         file: path.to_string(),
@@ -325,11 +351,19 @@ fn toml_folder(path: &str) -> Result<(String, Items), ParseError> {
         )));
     }
     files.sort();
-    let items = files.into_iter().enumerate().map(|(i, f)| {
-        let name = f.display().to_string();
-        let bytes = format::read_small_file(&f)?;
-        Ok((i + 1, Some(format::parse_toml(&bytes, &name)?)))
-    });
+    // Files are read one at a time as the stream is consumed; a collection gives all its
+    // puzzles, numbered on through the folder.
+    let items = files
+        .into_iter()
+        .flat_map(|f| {
+            let name = f.display().to_string();
+            match format::read_small_file(&f).and_then(|b| format::parse_toml_file(&b, &name)) {
+                Ok(list) => list.into_iter().map(|p| Ok(Some(p))).collect::<Vec<_>>(),
+                Err(e) => vec![Err(e)],
+            }
+        })
+        .enumerate()
+        .map(|(i, r)| r.map(|p| (i + 1, p)));
     Ok((path.into(), Box::new(items)))
 }
 

@@ -3,9 +3,6 @@ use termdoku::cli::{self, Cli};
 
 fn main() {
     let args = Cli::parse();
-    let status = match args.command {
-        Some(command) => cli::run(command),
-        None => termdoku::tui::play(termdoku::tui::PlayArgs::default()),
-    };
+    let status = cli::run(args.command());
     std::process::exit(status);
 }

@@ -1,9 +1,11 @@
 //! Reading and writing puzzles: the line format and TOML puzzle files (design.md section 3).
 //! Every error names the file, line and column and what was expected.
 
+pub mod collection;
 pub mod line;
 pub mod toml_file;
 
+pub use collection::{is_collection, parse_collection, parse_toml_file, write_collection};
 pub use line::{parse_line, write_line, LineReader};
 pub use toml_file::{parse_toml, write_toml};
 
@@ -178,11 +180,13 @@ pub fn load_puzzle(arg: &str, variant: Variant) -> Result<Puzzle, ParseError> {
     }
 }
 
-/// The first puzzle of a file, without reading the rest of it.
+/// The first puzzle of a file, without reading the rest of a line file.
 fn first_puzzle(path: &Path, variant: Variant) -> Result<Option<Puzzle>, ParseError> {
     let name = path.display().to_string();
     if path.extension().is_some_and(|e| e == "toml") {
-        return Ok(Some(parse_toml(&read_small_file(path)?, &name)?));
+        return Ok(parse_toml_file(&read_small_file(path)?, &name)?
+            .into_iter()
+            .next());
     }
     let file = std::fs::File::open(path).map_err(|source| ParseError::Io {
         file: name.clone(),
@@ -196,7 +200,8 @@ fn first_puzzle(path: &Path, variant: Variant) -> Result<Option<Puzzle>, ParseEr
     Ok(None)
 }
 
-/// Every puzzle of a file: one for TOML, one per puzzle line otherwise.
+/// Every puzzle of a file: one for a TOML puzzle, one per `[[puzzle]]` table of a TOML
+/// collection, one per puzzle line otherwise.
 pub fn load_file(path: &Path, variant: Variant) -> Result<Vec<Puzzle>, ParseError> {
     let name = path.display().to_string();
     let io = |source| ParseError::Io {
@@ -204,7 +209,7 @@ pub fn load_file(path: &Path, variant: Variant) -> Result<Vec<Puzzle>, ParseErro
         source,
     };
     if path.extension().is_some_and(|e| e == "toml") {
-        return Ok(vec![parse_toml(&read_small_file(path)?, &name)?]);
+        return parse_toml_file(&read_small_file(path)?, &name);
     }
     let file = std::fs::File::open(path).map_err(io)?;
     let mut out = Vec::new();

@@ -2,7 +2,9 @@
 //! `<variant>[-<difficulty>].txt`), falling back to the built-in puzzles.
 
 use super::builtin;
-use crate::format::{load_file, parse_toml, read_small_file, regular_file_size, MAX_FILE_BYTES};
+use crate::format::{
+    load_file, parse_toml, parse_toml_file, read_small_file, regular_file_size, MAX_FILE_BYTES,
+};
 use crate::puzzle::{Puzzle, Variant};
 use std::path::{Path, PathBuf};
 
@@ -55,10 +57,9 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
             // player's start, and a huge file would exhaust memory.
             if name.ends_with(".toml") {
                 if let Ok(bytes) = read_small_file(&path) {
-                    if let Ok(p) = parse_toml(&bytes, &name) {
-                        if matches(&p, variant, difficulty) {
-                            out.push(p);
-                        }
+                    // One puzzle or a `[[puzzle]]` collection (the shipped jigsaw and killer sets).
+                    if let Ok(list) = parse_toml_file(&bytes, &name) {
+                        out.extend(list.into_iter().filter(|p| matches(p, variant, difficulty)));
                     }
                 }
             } else if let Some(stem) = name.strip_suffix(".txt") {
@@ -127,6 +128,67 @@ pub fn embedded(variant: Variant, difficulty: &str) -> Vec<Puzzle> {
         .collect()
 }
 
+/// The file in the state folder that remembers the last puzzle played of each collection.
+const POSITIONS: &str = "collections.json";
+
+/// A file's key in [`POSITIONS`]: its canonical path, so `./a.toml` and `a.toml` agree.
+fn position_key(file: &Path) -> String {
+    std::fs::canonicalize(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string()
+}
+
+fn positions(state: &Path) -> std::collections::BTreeMap<String, usize> {
+    std::fs::read(state.join(POSITIONS))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// The 1-based index last played from `file`, if it was remembered.
+pub fn last_index(state: &Path, file: &Path) -> Option<usize> {
+    positions(state).get(&position_key(file)).copied()
+}
+
+/// Remembers that puzzle `index` (1-based) of `file` is being played. Only the holder of
+/// the state folder's lock calls this.
+pub fn remember_index(state: &Path, file: &Path, index: usize) -> std::io::Result<()> {
+    let mut all = positions(state);
+    all.insert(position_key(file), index);
+    let bytes = serde_json::to_vec_pretty(&all).map_err(std::io::Error::other)?;
+    super::save::write_atomic(&state.join(POSITIONS), &bytes)
+}
+
+/// Picks puzzle `index` (1-based) of a file's puzzles, else the remembered one (when still
+/// in range), else the first. Gives the puzzle and its index, or a message naming the file.
+pub fn choose(
+    mut puzzles: Vec<Puzzle>,
+    name: &str,
+    index: Option<usize>,
+    remembered: Option<usize>,
+) -> Result<(Puzzle, usize), String> {
+    let n = puzzles.len();
+    if n == 0 {
+        return Err(format!("{name}: no puzzles in the file"));
+    }
+    let i = match index {
+        Some(i) if i == 0 || i > n => {
+            let has = if n == 1 {
+                "1 puzzle".into()
+            } else {
+                format!("{n} puzzles")
+            };
+            return Err(format!(
+                "{name}: --index {i} is out of range (the file has {has})"
+            ));
+        }
+        Some(i) => i,
+        None => remembered.filter(|&r| (1..=n).contains(&r)).unwrap_or(1),
+    };
+    Ok((puzzles.swap_remove(i - 1), i))
+}
+
 /// Reads a TOML puzzle text (for tests and the built-ins).
 pub fn from_toml(text: &str) -> Option<Puzzle> {
     parse_toml(text.as_bytes(), "<text>").ok()
@@ -135,6 +197,16 @@ pub fn from_toml(text: &str) -> Option<Puzzle> {
 #[cfg(test)]
 mod folder_tests {
     use super::*;
+
+    #[test]
+    fn new_games_come_from_the_shipped_collections() {
+        let dirs = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles")];
+        for variant in [Variant::Killer, Variant::Jigsaw] {
+            let found = find(&dirs, variant, "easy");
+            assert_eq!(found.len(), 30, "{variant}: the shipped easy collection");
+            assert!(found.iter().all(|p| p.variant() == variant));
+        }
+    }
 
     #[cfg(unix)]
     #[test]
@@ -156,6 +228,49 @@ mod folder_tests {
         let found = find(&[dir.path().to_path_buf()], Variant::Standard, "any");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].difficulty.as_deref(), Some("easy"));
+    }
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+
+    fn three() -> Vec<Puzzle> {
+        embedded(Variant::Killer, "easy")
+            .into_iter()
+            .take(3)
+            .collect()
+    }
+
+    #[test]
+    fn the_last_index_of_each_file_is_remembered() {
+        let state = tempfile::tempdir().unwrap();
+        let a = state.path().join("a.toml");
+        let b = state.path().join("b.toml");
+        std::fs::write(&a, "").unwrap();
+        std::fs::write(&b, "").unwrap();
+        assert_eq!(last_index(state.path(), &a), None);
+        remember_index(state.path(), &a, 3).unwrap();
+        remember_index(state.path(), &b, 2).unwrap();
+        assert_eq!(last_index(state.path(), &a), Some(3));
+        assert_eq!(last_index(state.path(), &b), Some(2));
+    }
+
+    #[test]
+    fn choose_takes_the_index_else_the_remembered_else_the_first() {
+        let list = three();
+        assert_eq!(
+            choose(list.clone(), "f", Some(2), Some(3)).unwrap(),
+            (list[1].clone(), 2)
+        );
+        assert_eq!(choose(list.clone(), "f", None, Some(3)).unwrap().1, 3);
+        assert_eq!(choose(list.clone(), "f", None, Some(9)).unwrap().1, 1);
+        assert_eq!(choose(list.clone(), "f", None, None).unwrap().1, 1);
+        let e = choose(list, "f.toml", Some(4), None).unwrap_err();
+        assert_eq!(
+            e,
+            "f.toml: --index 4 is out of range (the file has 3 puzzles)"
+        );
     }
 }
 

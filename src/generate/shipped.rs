@@ -9,6 +9,7 @@
 
 use super::rating::Level;
 use crate::format::{self, ParseError};
+pub use crate::format::{parse_collection, write_collection};
 use crate::puzzle::{Puzzle, Variant};
 
 /// One shipped file.
@@ -101,86 +102,6 @@ pub fn shipped(variant: Variant, level: Level) -> Vec<Puzzle> {
 /// The `index`-th shipped puzzle of a variant and level, if there is one.
 pub fn pick(variant: Variant, level: Level, index: usize) -> Option<Puzzle> {
     shipped(variant, level).into_iter().nth(index)
-}
-
-/// Reads a TOML collection: one `[[puzzle]]` table per puzzle. Errors name the collection
-/// and the line within it.
-pub fn parse_collection(text: &str, name: &str) -> Result<Vec<Puzzle>, ParseError> {
-    let mut out = Vec::new();
-    let mut chunks: Vec<(usize, String)> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim() == "[[puzzle]]" {
-            chunks.push((i + 1, String::new()));
-            continue;
-        }
-        if let Some((_, chunk)) = chunks.last_mut() {
-            let line = if line.trim() == "[[puzzle.cage]]" {
-                "[[cage]]"
-            } else {
-                line
-            };
-            chunk.push_str(line);
-            chunk.push('\n');
-        }
-    }
-    for (start, chunk) in chunks {
-        let p = format::parse_toml(chunk.as_bytes(), name).map_err(|e| shift(e, start))?;
-        out.push(p);
-    }
-    Ok(out)
-}
-
-/// Moves an error found in a puzzle's table to its line in the whole collection.
-fn shift(e: ParseError, start: usize) -> ParseError {
-    match e {
-        ParseError::Unexpected {
-            mut pos,
-            found,
-            expected,
-        } => {
-            pos.line += start;
-            ParseError::Unexpected {
-                pos,
-                found,
-                expected,
-            }
-        }
-        ParseError::WrongLength {
-            mut pos,
-            found,
-            expected,
-        } => {
-            pos.line += start;
-            ParseError::WrongLength {
-                pos,
-                found,
-                expected,
-            }
-        }
-        ParseError::Invalid { mut pos, message } => {
-            pos.line += start;
-            ParseError::Invalid { pos, message }
-        }
-        other => other,
-    }
-}
-
-/// Writes puzzles as a TOML collection that [`parse_collection`] reads back.
-pub fn write_collection<'a>(puzzles: impl IntoIterator<Item = &'a Puzzle>) -> String {
-    let mut out = String::new();
-    for p in puzzles {
-        out.push_str("[[puzzle]]\n");
-        for line in format::write_toml(p).lines() {
-            out.push_str(if line == "[[cage]]" {
-                "[[puzzle.cage]]"
-            } else {
-                line
-            });
-            out.push('\n');
-        }
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

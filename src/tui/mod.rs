@@ -32,6 +32,29 @@ pub struct PlayArgs {
     pub puzzle: Option<String>,
     pub variant: Option<Variant>,
     pub difficulty: Option<String>,
+    /// Which puzzle (1-based) of a file of several.
+    pub index: Option<usize>,
+}
+
+/// The puzzle of `play PUZZLE`: a line-format string, or puzzle `--index` (else the one last
+/// played, else the first) of a file; with the file and index when it is a file.
+fn open_puzzle(arg: &str, args: &PlayArgs) -> Result<(Puzzle, Option<(PathBuf, usize)>), String> {
+    let variant = args.variant.unwrap_or_default();
+    let path = Path::new(arg);
+    if std::fs::symlink_metadata(path).is_err() {
+        if args.index.is_some() {
+            return Err(format!("{arg}: --index needs a puzzle file"));
+        }
+        return crate::format::load_puzzle(arg, variant)
+            .map(|p| (p, None))
+            .map_err(|e| e.to_string());
+    }
+    // A FIFO or device may never end: refused before anything opens it.
+    crate::format::regular_file_size(path).map_err(|e| e.to_string())?;
+    let list = crate::format::load_file(path, variant).map_err(|e| e.to_string())?;
+    let remembered = save::state_dir().and_then(|d| library::last_index(&d, path));
+    let (p, i) = library::choose(list, arg, args.index, remembered)?;
+    Ok((p, Some((path.to_path_buf(), i))))
 }
 
 /// Why `play` refuses to start without a terminal.
@@ -49,9 +72,15 @@ pub fn play(args: PlayArgs) -> i32 {
         }
     };
     let mut fresh = None;
+    // The file and index opened from a file of several puzzles, remembered once the state
+    // folder is ours.
+    let mut opened: Option<(PathBuf, usize)> = None;
     if let Some(arg) = &args.puzzle {
-        match crate::format::load_puzzle(arg, args.variant.unwrap_or_default()) {
-            Ok(p) => fresh = Some(p),
+        match open_puzzle(arg, &args) {
+            Ok((p, at)) => {
+                fresh = Some(p);
+                opened = at;
+            }
             Err(e) => {
                 eprintln!("termdoku: {e}");
                 return 2;
@@ -94,6 +123,11 @@ pub fn play(args: PlayArgs) -> i32 {
                 ));
             }
         }
+    }
+    if let (Some(dir), Some(_), Some((file, i))) = (&state, &lock, &opened) {
+        // Losing this memory only means the next start opens the first puzzle.
+        let _ = library::remember_index(dir, file, *i);
+        notes.push((Tone::Info, format!("Puzzle {i} of {}.", file.display())));
     }
     let writes = lock.is_some() || writable_unlocked;
     let game_file = state.as_deref().map(save::game_path);
