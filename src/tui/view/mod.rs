@@ -205,7 +205,7 @@ fn cage_lines(app: &App) -> Vec<String> {
         }
     }
     let ways: Vec<String> =
-        crate::solver::exact::combinations(g.max_digit(), house.cells.len(), sum)
+        crate::solver::rules::combinations(g.max_digit(), house.cells.len(), sum)
             .into_iter()
             .map(Digits)
             .filter(|d| placed.is_subset(*d))
