@@ -244,9 +244,11 @@ fn pair_fits(ctx: &Ctx, kind: &TwoLinkKind, l1: &Link, l2: &Link, four: &[Cell; 
         TwoLinkKind::Skyscraper => {
             // Parallel links whose near ends share a cross line, far ends do not.
             shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
-                && !ctx.geo.houses_of(l1.b).iter().any(|&h| {
-                    ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some()
-                })
+                && !ctx
+                    .geo
+                    .houses_of(l1.b)
+                    .iter()
+                    .any(|&h| ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some())
         }
         TwoLinkKind::Kite => {
             // A row link and a column link whose near ends share a box.
