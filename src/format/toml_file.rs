@@ -208,6 +208,42 @@ fn check_cage(
 
 /// Parses a TOML puzzle file. `file` names it in errors.
 pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
+    let text = decode_text(bytes, file)?;
+    let raw: RawFile = toml::from_str(text).map_err(|e| {
+        let offset = e.span().map_or(0, |s| s.start);
+        ParseError::Invalid {
+            pos: span_pos(text, file, offset),
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    let variant = *raw.variant.get_ref();
+    let size = read_size(&raw, variant, text, file)?;
+    let mut layout = Layout::new(variant, size);
+    layout.diagonals |= raw.diagonals.unwrap_or(false);
+    if layout.diagonals && variant == Variant::Honeycomb {
+        return Err(ParseError::Invalid {
+            pos: span_pos(text, file, 0),
+            message: "honeycomb has no diagonals".into(),
+        });
+    }
+    let lengths = expected_row_lengths(variant, layout.size);
+    let region_map = read_regions(&raw, &mut layout, &lengths, text, file)?;
+    read_cages(&raw, &mut layout, text, file)?;
+    let givens = read_givens(&raw, &layout, &lengths, text, file)?;
+    let geometry = layout.geometry().map_err(|e| {
+        let pos = layout_error_pos(&e, region_map.as_ref(), &raw, text, file);
+        ParseError::invalid(pos, e)
+    })?;
+    let mut puzzle = Puzzle::with_geometry(layout, std::sync::Arc::new(geometry), givens)
+        .map_err(|e| ParseError::invalid(span_pos(text, file, 0), e))?;
+    puzzle.title = raw.title;
+    puzzle.source = raw.source;
+    puzzle.difficulty = raw.difficulty;
+    Ok(puzzle)
+}
+
+/// The file as text: a leading BOM dropped, UTF-8 required, not empty.
+fn decode_text<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, ParseError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
@@ -231,15 +267,12 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
             expected: "a TOML puzzle with at least `variant`".into(),
         });
     }
-    let raw: RawFile = toml::from_str(text).map_err(|e| {
-        let offset = e.span().map_or(0, |s| s.start);
-        ParseError::Invalid {
-            pos: span_pos(text, file, offset),
-            message: e.message().trim().to_string(),
-        }
-    })?;
-    let variant = *raw.variant.get_ref();
-    let size = match &raw.size {
+    Ok(text)
+}
+
+/// `size`: 9 when absent; 4, 6, 9 or 16, and only 9 for honeycomb.
+fn read_size(raw: &RawFile, variant: Variant, text: &str, file: &str) -> Result<usize, ParseError> {
+    Ok(match &raw.size {
         None => 9,
         Some(s) => {
             let v = *s.get_ref();
@@ -253,25 +286,27 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
             }
             v as usize
         }
-    };
-    let mut layout = Layout::new(variant, size);
-    layout.diagonals |= raw.diagonals.unwrap_or(false);
-    if layout.diagonals && variant == Variant::Honeycomb {
-        return Err(ParseError::Invalid {
-            pos: span_pos(text, file, 0),
-            message: "honeycomb has no diagonals".into(),
-        });
-    }
-    let lengths = expected_row_lengths(variant, layout.size);
-    let cell_count: usize = lengths.iter().sum();
+    })
+}
 
-    // Regions: required for jigsaw, refused elsewhere.
+/// The region letters and where they are in the file (kept to point at layout errors).
+type RegionMap<'a> = (StrMap<'a>, Vec<Vec<(usize, char)>>);
+
+/// Regions: required for jigsaw, refused elsewhere. Sets the layout's regions.
+fn read_regions<'a>(
+    raw: &RawFile,
+    layout: &mut Layout,
+    lengths: &[usize],
+    text: &'a str,
+    file: &str,
+) -> Result<Option<RegionMap<'a>>, ParseError> {
+    let variant = *raw.variant.get_ref();
     let mut region_map = None;
     match (&raw.regions, variant) {
         (Some(r), Variant::Jigsaw) => {
             let map = StrMap::new(text, r.span(), r.get_ref());
             let rows = grid_rows(r.get_ref());
-            check_shape(&rows, &lengths, &map, file, "regions")?;
+            check_shape(&rows, lengths, &map, file, "regions")?;
             if let Some(&(at, c)) = rows
                 .iter()
                 .flatten()
@@ -300,8 +335,18 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
         }
         (None, _) => {}
     }
+    Ok(region_map)
+}
 
-    // Cages: cells by name; sums checked by the layout.
+/// Cages: cells by name, each cage checked by `check_cage`; sums checked by the layout.
+/// Adds them to the layout.
+fn read_cages(
+    raw: &RawFile,
+    layout: &mut Layout,
+    text: &str,
+    file: &str,
+) -> Result<(), ParseError> {
+    let variant = *raw.variant.get_ref();
     if !raw.cages.is_empty() && variant != Variant::Killer {
         return Err(ParseError::Invalid {
             pos: span_pos(text, file, raw.cages[0].sum.span().start),
@@ -339,14 +384,25 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
             cells,
         });
     }
+    Ok(())
+}
 
-    // Givens.
-    let givens = match &raw.givens {
+/// Givens: one row a line, '.' or '0' for an empty cell; all empty when absent.
+fn read_givens(
+    raw: &RawFile,
+    layout: &Layout,
+    lengths: &[usize],
+    text: &str,
+    file: &str,
+) -> Result<Vec<u8>, ParseError> {
+    let variant = *raw.variant.get_ref();
+    let cell_count: usize = lengths.iter().sum();
+    Ok(match &raw.givens {
         None => vec![0; cell_count],
         Some(g) => {
             let map = StrMap::new(text, g.span(), g.get_ref());
             let rows = grid_rows(g.get_ref());
-            check_shape(&rows, &lengths, &map, file, "givens")?;
+            check_shape(&rows, lengths, &map, file, "givens")?;
             let max = if variant == Variant::Honeycomb {
                 9
             } else {
@@ -371,39 +427,39 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
             }
             out
         }
-    };
+    })
+}
 
-    let geometry = layout.geometry().map_err(|e| {
-        // Point at the part of the file the layout error is about.
-        let pos = match (&e, &region_map) {
-            (
-                crate::geometry::square::LayoutError::RegionSize { region, .. }
-                | crate::geometry::square::LayoutError::RegionDisconnected { region },
-                Some((map, rows)),
-            ) => rows
-                .iter()
-                .flatten()
-                .find(|(_, c)| c == region)
-                .map_or_else(|| span_pos(text, file, 0), |&(at, _)| map.pos(file, at)),
-            (crate::geometry::square::LayoutError::CageSum { cage, .. }, _)
-            | (crate::geometry::square::LayoutError::CageOverlap { cage, .. }, _)
-            | (crate::geometry::square::LayoutError::CageRepeat { cage, .. }, _)
-            | (crate::geometry::square::LayoutError::CageEmpty { cage }, _) => {
-                raw.cages.get(cage - 1).map_or_else(
-                    || span_pos(text, file, 0),
-                    |c| span_pos(text, file, c.sum.span().start),
-                )
-            }
-            _ => span_pos(text, file, raw.variant.span().start),
-        };
-        ParseError::invalid(pos, e)
-    })?;
-    let mut puzzle = Puzzle::with_geometry(layout, std::sync::Arc::new(geometry), givens)
-        .map_err(|e| ParseError::invalid(span_pos(text, file, 0), e))?;
-    puzzle.title = raw.title;
-    puzzle.source = raw.source;
-    puzzle.difficulty = raw.difficulty;
-    Ok(puzzle)
+/// Points at the part of the file a layout error is about: the region's first letter, the
+/// cage's sum, else the variant.
+fn layout_error_pos(
+    e: &crate::geometry::square::LayoutError,
+    region_map: Option<&RegionMap>,
+    raw: &RawFile,
+    text: &str,
+    file: &str,
+) -> Pos {
+    match (e, region_map) {
+        (
+            crate::geometry::square::LayoutError::RegionSize { region, .. }
+            | crate::geometry::square::LayoutError::RegionDisconnected { region },
+            Some((map, rows)),
+        ) => rows
+            .iter()
+            .flatten()
+            .find(|(_, c)| c == region)
+            .map_or_else(|| span_pos(text, file, 0), |&(at, _)| map.pos(file, at)),
+        (crate::geometry::square::LayoutError::CageSum { cage, .. }, _)
+        | (crate::geometry::square::LayoutError::CageOverlap { cage, .. }, _)
+        | (crate::geometry::square::LayoutError::CageRepeat { cage, .. }, _)
+        | (crate::geometry::square::LayoutError::CageEmpty { cage }, _) => {
+            raw.cages.get(cage - 1).map_or_else(
+                || span_pos(text, file, 0),
+                |c| span_pos(text, file, c.sum.span().start),
+            )
+        }
+        _ => span_pos(text, file, raw.variant.span().start),
+    }
 }
 
 fn quote(s: &str) -> String {

@@ -104,6 +104,31 @@ impl Index {
 }
 
 fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
+    let (nodes, index) = chain_nodes(ctx, grouped);
+    let n = nodes.len();
+    // Strong links as (node, partner) pairs in the order found; a node's list keeps the
+    // first of repeated house links (two cells can be the only places in two houses).
+    let mut strong = Vec::new();
+    if kind != Kind::Xy {
+        strong = house_links(ctx, &nodes, &index);
+    }
+    let mut strong = drop_repeats(strong);
+    // Strong links in bivalue cells (not for X-chains), after each node's house links.
+    if kind != Kind::X {
+        push_bivalue_links(ctx, &index, &mut strong);
+    }
+    let strong = Adjacency::from_pairs(n, &strong);
+    let weak = weak_links(ctx, kind, &nodes, &index);
+    Graph {
+        nodes,
+        strong,
+        weak,
+    }
+}
+
+/// Every candidate as a node (in cell order), then with `grouped` the group nodes, and the
+/// index that finds them.
+fn chain_nodes(ctx: &Ctx, grouped: bool) -> (Vec<Node>, Index) {
     let stride = usize::from(ctx.geo.max_digit()) + 1;
     let mut index = Index {
         stride,
@@ -137,37 +162,40 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
             }
         }
     }
-    let n = nodes.len();
-    // Strong links as (node, partner) pairs in the order found; a node's list keeps the
-    // first of repeated house links (two cells can be the only places in two houses).
+    (nodes, index)
+}
+
+/// Strong links in houses: the digit's places split into exactly two nodes.
+fn house_links(ctx: &Ctx, nodes: &[Node], index: &Index) -> Vec<(u32, u32)> {
     let mut strong: Vec<(u32, u32)> = Vec::new();
-    // Strong links in houses: the digit's places split into exactly two nodes.
-    if kind != Kind::Xy {
-        for &(h, must) in ctx.strong_houses() {
-            for d in must.iter() {
-                let places = ctx.where_in(h, d);
-                if places.len() < 2 {
+    for &(h, must) in ctx.strong_houses() {
+        for d in must.iter() {
+            let places = ctx.where_in(h, d);
+            if places.len() < 2 {
+                continue;
+            }
+            // The nodes inside `places`: its cells, and the digit's groups within it.
+            let singles = places.iter().filter_map(|c| index.cell(c, d));
+            let groups = index.groups[usize::from(d)]
+                .iter()
+                .copied()
+                .filter(|&i| nodes[i].cells.is_subset(places));
+            for i in singles.chain(groups) {
+                let rest = places.minus(nodes[i].cells);
+                if rest.is_empty() {
                     continue;
                 }
-                // The nodes inside `places`: its cells, and the digit's groups within it.
-                let singles = places.iter().filter_map(|c| index.cell(c, d));
-                let groups = index.groups[usize::from(d)]
-                    .iter()
-                    .copied()
-                    .filter(|&i| nodes[i].cells.is_subset(places));
-                for i in singles.chain(groups) {
-                    let rest = places.minus(nodes[i].cells);
-                    if rest.is_empty() {
-                        continue;
-                    }
-                    if let Some(j) = index.get(&nodes, rest, d) {
-                        strong.push((i as u32, j as u32));
-                    }
+                if let Some(j) = index.get(nodes, rest, d) {
+                    strong.push((i as u32, j as u32));
                 }
             }
         }
     }
-    // Repeats dropped per node (a stable sort groups each node's links in found order).
+    strong
+}
+
+/// Repeats dropped per node (a stable sort groups each node's links in found order).
+fn drop_repeats(mut strong: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     strong.sort_by_key(|&(i, _)| i);
     let mut kept: Vec<(u32, u32)> = Vec::with_capacity(strong.len());
     let mut node_from = 0;
@@ -179,27 +207,31 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
             kept.push((i, j));
         }
     }
-    let mut strong = kept;
-    // Strong links in bivalue cells (not for X-chains), after each node's house links.
-    if kind != Kind::X {
-        for c in ctx.empty.iter() {
-            if ctx.cand[c].len() != 2 {
-                continue;
-            }
-            let mut ds = ctx.cand[c].iter();
-            let (Some(x), Some(y)) = (ds.next(), ds.next()) else {
-                continue;
-            };
-            if let (Some(i), Some(j)) = (index.cell(c, x), index.cell(c, y)) {
-                strong.push((i as u32, j as u32));
-                strong.push((j as u32, i as u32));
-            }
+    kept
+}
+
+/// Strong links in bivalue cells, both ways.
+fn push_bivalue_links(ctx: &Ctx, index: &Index, strong: &mut Vec<(u32, u32)>) {
+    for c in ctx.empty.iter() {
+        if ctx.cand[c].len() != 2 {
+            continue;
+        }
+        let mut ds = ctx.cand[c].iter();
+        let (Some(x), Some(y)) = (ds.next(), ds.next()) else {
+            continue;
+        };
+        if let (Some(i), Some(j)) = (index.cell(c, x), index.cell(c, y)) {
+            strong.push((i as u32, j as u32));
+            strong.push((j as u32, i as u32));
         }
     }
-    let strong = Adjacency::from_pairs(n, &strong);
-    // Weak links: same digit, disjoint, every cell seeing every cell (the single cells in
-    // cell order, then the groups, as node order has them); then, for loops and AICs, one
-    // cell, two digits.
+}
+
+/// Weak links: same digit, disjoint, every cell seeing every cell (the single cells in
+/// cell order, then the groups, as node order has them); then, for loops and AICs, one
+/// cell, two digits.
+fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency {
+    let n = nodes.len();
     let mut weak = Adjacency {
         start: Vec::with_capacity(n + 1),
         list: Vec::new(),
@@ -241,11 +273,7 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
         }
     }
     weak.start.push(weak.list.len() as u32);
-    Graph {
-        nodes,
-        strong,
-        weak,
-    }
+    weak
 }
 
 /// Breadth-first implications from one literal: `seen[node*2+on]` is (parent state,

@@ -238,9 +238,17 @@ impl State<'_, '_> {
         hits: u64,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
-        let (ctx, n) = (self.ctx, self.n);
-        let combo = &combo[..n];
-        let base_houses = || combo.iter().map(|&i| bases[i].h).collect::<Vec<_>>();
+        let combo = &combo[..self.n];
+        let (hit, hit_count) = self.hit_lines(hits);
+        let hit = &hit[..hit_count];
+        match self.kind {
+            Kind::Basic => self.basic(bases, combo, hit, u, sink),
+            Kind::Finned => self.finned(bases, combo, hit, u, sink),
+        }
+    }
+
+    /// The cover lines in `hits`, in order, and how many there are.
+    fn hit_lines(&self, hits: u64) -> ([HouseId; MAX_HIT], usize) {
         let hit_count = hits.count_ones() as usize;
         let mut hit = [0 as HouseId; MAX_HIT];
         let mut k = 0;
@@ -250,139 +258,198 @@ impl State<'_, '_> {
                 k += 1;
             }
         }
-        let hit = &hit[..hit_count];
-        match self.kind {
-            Kind::Basic => {
-                if hit_count != n {
-                    return ControlFlow::Continue(());
+        (hit, hit_count)
+    }
+
+    /// A basic fish: the base candidates lie on exactly n cover lines.
+    fn basic(
+        &self,
+        bases: &[Base],
+        combo: &[usize],
+        hit: &[HouseId],
+        u: CellSet,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        let ctx = self.ctx;
+        if hit.len() != self.n {
+            return ControlFlow::Continue(());
+        }
+        let cover = hit
+            .iter()
+            .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
+        let targets = cover.and(self.all).minus(u);
+        if targets.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let elims = ctx.elims(targets, self.digit);
+        sink(make(
+            self.infos[0],
+            self.digit,
+            &base_houses(bases, combo),
+            hit,
+            &[],
+            u,
+            elims,
+        ))
+    }
+
+    /// A finned (or sashimi) fish: more than n lines hit, n of them chosen as cover.
+    fn finned(
+        &self,
+        bases: &[Base],
+        combo: &[usize],
+        hit: &[HouseId],
+        u: CellSet,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        if hit.len() <= self.n {
+            return ControlFlow::Continue(());
+        }
+        match self.fin_sight(hit, u) {
+            Some(sight) => self.cover_choices(bases, combo, hit, u, &sight, sink),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// What the possible targets see of the fins of each choice, or `None` when no choice
+    /// of cover lines can eliminate anything.
+    fn fin_sight(&self, hit: &[HouseId], u: CellSet) -> Option<FinSight> {
+        let (ctx, n) = (self.ctx, self.n);
+        // Parallel lines are disjoint, so the fins of a choice of cover lines are
+        // the base candidates outside every hit line plus those on the hit lines
+        // left out; targets must see all of them. Per hit line: its fins' common
+        // peers among the possible targets, so a choice costs a few bitset ANDs.
+        let covered = hit
+            .iter()
+            .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
+        let loose = u.minus(covered);
+        let mut possible = covered.and(self.all).minus(u);
+        for f in loose.iter() {
+            possible = possible.and(ctx.t.peers[f]);
+        }
+        if possible.is_empty() {
+            return None;
+        }
+        let mut seen = [CellSet::EMPTY; MAX_HIT];
+        // Hit lines whose fins no possible target sees: every useful choice covers
+        // them, so more than n of them rule the combination out.
+        let mut required = 0u64;
+        // A target needs every line whose base candidates it does not see, plus its
+        // own (which it sees): `missed[k]` holds the targets more than k lines miss,
+        // so those in `missed[n - 1]` can never go. Most combinations end here.
+        let mut missed = [CellSet::EMPTY; MAX_N];
+        for (i, &h) in hit.iter().enumerate() {
+            let mut t = possible;
+            for f in u.and(ctx.t.house_sets[h]).iter() {
+                if t.is_empty() {
+                    break;
                 }
-                let cover = hit
-                    .iter()
-                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
-                let targets = cover.and(self.all).minus(u);
-                if targets.is_empty() {
-                    return ControlFlow::Continue(());
+                t = t.and(ctx.t.peers[f]);
+            }
+            seen[i] = t;
+            if t.is_empty() {
+                required |= 1 << i;
+            }
+            let not = possible.minus(t);
+            for k in (1..n).rev() {
+                missed[k] = missed[k].or(missed[k - 1].and(not));
+            }
+            missed[0] = missed[0].or(not);
+            // `missed` only grows: once every target is out, the rest cannot help.
+            if possible.minus(missed[n - 1]).is_empty() {
+                return None;
+            }
+        }
+        if possible.minus(missed[n - 1]).is_empty() {
+            return None;
+        }
+        if required.count_ones() as usize > n {
+            return None;
+        }
+        Some(FinSight {
+            possible,
+            seen,
+            required,
+        })
+    }
+
+    /// Every choice of n cover lines among the hit ones, in lexicographic order, and the
+    /// step of each that eliminates something.
+    fn cover_choices(
+        &self,
+        bases: &[Base],
+        combo: &[usize],
+        hit: &[HouseId],
+        u: CellSet,
+        sight: &FinSight,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        let (ctx, n) = (self.ctx, self.n);
+        let hit_count = hit.len();
+        let mut pick = [0usize; MAX_N];
+        for (i, p) in pick.iter_mut().enumerate().take(n) {
+            *p = i;
+        }
+        loop {
+            let mut chosen = 0u64;
+            for &i in &pick[..n] {
+                chosen |= 1 << i;
+            }
+            let mut targets = CellSet::EMPTY;
+            let mut cover = CellSet::EMPTY;
+            if chosen & sight.required == sight.required {
+                for &i in &pick[..n] {
+                    cover = cover.or(ctx.t.house_sets[hit[i]]);
                 }
+                targets = sight.possible.and(cover);
+            }
+            for (i, t) in sight.seen[..hit_count].iter().enumerate() {
+                if chosen & (1 << i) == 0 {
+                    targets = targets.and(*t);
+                }
+            }
+            if !targets.is_empty() {
+                let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
+                let fins = u.minus(cover).to_vec();
+                let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
                 let elims = ctx.elims(targets, self.digit);
                 sink(make(
-                    self.infos[0],
+                    self.infos[usize::from(sashimi)],
                     self.digit,
-                    &base_houses(),
-                    hit,
-                    &[],
+                    &base_houses(bases, combo),
+                    &cov,
+                    &fins,
                     u,
                     elims,
-                ))
+                ))?;
             }
-            Kind::Finned => {
-                if hit_count <= n {
-                    return ControlFlow::Continue(());
-                }
-                // Parallel lines are disjoint, so the fins of a choice of cover lines are
-                // the base candidates outside every hit line plus those on the hit lines
-                // left out; targets must see all of them. Per hit line: its fins' common
-                // peers among the possible targets, so a choice costs a few bitset ANDs.
-                let covered = hit
-                    .iter()
-                    .fold(CellSet::EMPTY, |m, &h| m.or(ctx.t.house_sets[h]));
-                let loose = u.minus(covered);
-                let mut possible = covered.and(self.all).minus(u);
-                for f in loose.iter() {
-                    possible = possible.and(ctx.t.peers[f]);
-                }
-                if possible.is_empty() {
-                    return ControlFlow::Continue(());
-                }
-                let mut seen = [CellSet::EMPTY; MAX_HIT];
-                // Hit lines whose fins no possible target sees: every useful choice covers
-                // them, so more than n of them rule the combination out.
-                let mut required = 0u64;
-                // A target needs every line whose base candidates it does not see, plus its
-                // own (which it sees): `missed[k]` holds the targets more than k lines miss,
-                // so those in `missed[n - 1]` can never go. Most combinations end here.
-                let mut missed = [CellSet::EMPTY; MAX_N];
-                for (i, &h) in hit.iter().enumerate() {
-                    let mut t = possible;
-                    for f in u.and(ctx.t.house_sets[h]).iter() {
-                        if t.is_empty() {
-                            break;
-                        }
-                        t = t.and(ctx.t.peers[f]);
-                    }
-                    seen[i] = t;
-                    if t.is_empty() {
-                        required |= 1 << i;
-                    }
-                    let not = possible.minus(t);
-                    for k in (1..n).rev() {
-                        missed[k] = missed[k].or(missed[k - 1].and(not));
-                    }
-                    missed[0] = missed[0].or(not);
-                    // `missed` only grows: once every target is out, the rest cannot help.
-                    if possible.minus(missed[n - 1]).is_empty() {
-                        return ControlFlow::Continue(());
-                    }
-                }
-                if possible.minus(missed[n - 1]).is_empty() {
-                    return ControlFlow::Continue(());
-                }
-                if required.count_ones() as usize > n {
-                    return ControlFlow::Continue(());
-                }
-                let mut pick = [0usize; MAX_N];
-                for (i, p) in pick.iter_mut().enumerate().take(n) {
-                    *p = i;
-                }
-                // Choices of n cover lines among the hit ones, in lexicographic order.
-                loop {
-                    let mut chosen = 0u64;
-                    for &i in &pick[..n] {
-                        chosen |= 1 << i;
-                    }
-                    let mut targets = CellSet::EMPTY;
-                    let mut cover = CellSet::EMPTY;
-                    if chosen & required == required {
-                        for &i in &pick[..n] {
-                            cover = cover.or(ctx.t.house_sets[hit[i]]);
-                        }
-                        targets = possible.and(cover);
-                    }
-                    for (i, t) in seen[..hit_count].iter().enumerate() {
-                        if chosen & (1 << i) == 0 {
-                            targets = targets.and(*t);
-                        }
-                    }
-                    if !targets.is_empty() {
-                        let sashimi = combo.iter().any(|&i| bases[i].cells.and(cover).len() <= 1);
-                        let fins = u.minus(cover).to_vec();
-                        let cov: Vec<HouseId> = pick[..n].iter().map(|&i| hit[i]).collect();
-                        let elims = ctx.elims(targets, self.digit);
-                        sink(make(
-                            self.infos[usize::from(sashimi)],
-                            self.digit,
-                            &base_houses(),
-                            &cov,
-                            &fins,
-                            u,
-                            elims,
-                        ))?;
-                    }
-                    // Next combination: bump the rightmost index that can move.
-                    let mut j = n;
-                    while j > 0 && pick[j - 1] == hit_count - n + j - 1 {
-                        j -= 1;
-                    }
-                    if j == 0 {
-                        break ControlFlow::Continue(());
-                    }
-                    pick[j - 1] += 1;
-                    for x in j..n {
-                        pick[x] = pick[x - 1] + 1;
-                    }
-                }
+            // Next combination: bump the rightmost index that can move.
+            let mut j = n;
+            while j > 0 && pick[j - 1] == hit_count - n + j - 1 {
+                j -= 1;
+            }
+            if j == 0 {
+                break ControlFlow::Continue(());
+            }
+            pick[j - 1] += 1;
+            for x in j..n {
+                pick[x] = pick[x - 1] + 1;
             }
         }
     }
+}
+
+/// For a finned fish: the targets that survive the fins outside every hit line, per hit
+/// line those that see its fins, and the hit lines every useful choice must cover.
+struct FinSight {
+    possible: CellSet,
+    seen: [CellSet; MAX_HIT],
+    required: u64,
+}
+
+/// The base lines of a combination.
+fn base_houses(bases: &[Base], combo: &[usize]) -> Vec<HouseId> {
+    combo.iter().map(|&i| bases[i].h).collect()
 }
 
 fn make(

@@ -126,6 +126,14 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     ControlFlow::Continue(())
 }
 
+/// Which two-link pattern is sought; decided once, not per pair of links.
+#[derive(PartialEq)]
+enum TwoLinkKind {
+    Skyscraper,
+    Kite,
+    Turbot,
+}
+
 /// Two strong links `b1 = a1 - a2 = b2` with the weak link `a1 - a2`.
 fn two_links(
     ctx: &Ctx,
@@ -136,17 +144,10 @@ fn two_links(
 ) -> ControlFlow<()> {
     let links = &strong.links;
     let all = ctx.digit[usize::from(digit)];
-    // Decided once, not per pair of links.
-    #[derive(PartialEq)]
-    enum Kind {
-        Skyscraper,
-        Kite,
-        Turbot,
-    }
     let kind = match info.id {
-        "skyscraper" => Kind::Skyscraper,
-        "2-string-kite" => Kind::Kite,
-        _ => Kind::Turbot,
+        "skyscraper" => TwoLinkKind::Skyscraper,
+        "2-string-kite" => TwoLinkKind::Kite,
+        _ => TwoLinkKind::Turbot,
     };
     // Every kind needs the weak link `l1.a - l2.a`, and skyscrapers and kites their line
     // directions: with the masks, only the later links passing those are visited (in
@@ -155,16 +156,7 @@ fn two_links(
     for (i, l1) in links.iter().enumerate() {
         let mut partners = 0u128;
         if masked {
-            partners = strong.partners[i];
-            // Only later links (`i + 1..`).
-            partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
-            let c1 = line_class(ctx, l1.h).map(class_index);
-            partners &= match (&kind, c1) {
-                (Kind::Skyscraper, Some(c)) => strong.by_class[c],
-                (Kind::Kite, Some(c)) => strong.on_lines & !strong.by_class[c],
-                (Kind::Turbot, _) => !0,
-                (_, None) => 0,
-            };
+            partners = later_partners(ctx, strong, &kind, i, l1);
         }
         let mut next = i;
         loop {
@@ -183,55 +175,8 @@ fn two_links(
                 next
             };
             let l2 = &links[k];
-            if l1.h == l2.h {
-                continue;
-            }
-            // The kinds' line-direction conditions first: table lookups that reject most
-            // pairs before the cell tests below.
-            let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
-            let classes_fit = match kind {
-                Kind::Skyscraper => c1.is_some() && c1 == c2,
-                Kind::Kite => c1.is_some() && c2.is_some() && c1 != c2,
-                Kind::Turbot => true,
-            };
-            if !classes_fit {
-                continue;
-            }
             let four = [l1.b, l1.a, l2.a, l2.b];
-            if (0..4).any(|x| (x + 1..4).any(|y| four[x] == four[y])) {
-                continue;
-            }
-            // The weak link.
-            if !ctx.t.peers[l1.a].contains(l2.a) {
-                continue;
-            }
-            // Houses through both weak-link ends (no allocation: this runs per link pair).
-            let shared = || {
-                ctx.geo
-                    .houses_of(l1.a)
-                    .iter()
-                    .copied()
-                    .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
-            };
-            let fits = match kind {
-                Kind::Skyscraper => {
-                    // Parallel links whose near ends share a cross line, far ends do not.
-                    shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
-                        && !ctx.geo.houses_of(l1.b).iter().any(|&h| {
-                            ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some()
-                        })
-                }
-                Kind::Kite => {
-                    // A row link and a column link whose near ends share a box.
-                    shared().any(|h| is_box_like(ctx.geo.house(h).kind))
-                        && shared().next().is_some_and(|first| {
-                            !ctx.t.house_sets[first].contains(l1.b)
-                                && !ctx.t.house_sets[first].contains(l2.b)
-                        })
-                }
-                Kind::Turbot => true,
-            };
-            if !fits {
+            if !pair_fits(ctx, &kind, l1, l2, &four) {
                 continue;
             }
             let targets = ctx
@@ -241,36 +186,117 @@ fn two_links(
             if targets.is_empty() {
                 continue;
             }
-            let d = Digits::single(digit);
-            let c = |cell| super::Candidate::new(cell, digit);
-            sink(
-                Step::new(
-                    info,
-                    Pattern::SingleDigit {
-                        digit,
-                        cells: four.to_vec(),
-                        house: None,
-                        links: vec![l1.h, l2.h],
-                    },
-                )
-                .eliminate(ctx.elims(targets, digit))
-                .candidates(&four, d, Role::Defining)
-                .highlight(
-                    Target::Link(c(l1.b), c(l1.a), LinkKind::Strong),
-                    Role::Defining,
-                )
-                .highlight(
-                    Target::Link(c(l1.a), c(l2.a), LinkKind::Weak),
-                    Role::Defining,
-                )
-                .highlight(
-                    Target::Link(c(l2.a), c(l2.b), LinkKind::Strong),
-                    Role::Defining,
-                ),
-            )?;
+            sink(two_link_step(ctx, info, digit, l1, l2, four, targets))?;
         }
     }
     ControlFlow::Continue(())
+}
+
+/// With the masks: the links after `l1` (index `i`) that pass its weak link and the kind's
+/// line directions.
+fn later_partners(ctx: &Ctx, strong: &Strong, kind: &TwoLinkKind, i: usize, l1: &Link) -> u128 {
+    let mut partners = strong.partners[i];
+    // Only later links (`i + 1..`).
+    partners &= if i + 1 >= 128 { 0 } else { !0u128 << (i + 1) };
+    let c1 = line_class(ctx, l1.h).map(class_index);
+    partners &= match (kind, c1) {
+        (TwoLinkKind::Skyscraper, Some(c)) => strong.by_class[c],
+        (TwoLinkKind::Kite, Some(c)) => strong.on_lines & !strong.by_class[c],
+        (TwoLinkKind::Turbot, _) => !0,
+        (_, None) => 0,
+    };
+    partners
+}
+
+/// Whether links `l1` and `l2` (ends `four`) form the pattern of `kind`: different houses,
+/// the kind's line directions, four distinct cells, the weak link and the kind's shape.
+fn pair_fits(ctx: &Ctx, kind: &TwoLinkKind, l1: &Link, l2: &Link, four: &[Cell; 4]) -> bool {
+    if l1.h == l2.h {
+        return false;
+    }
+    // The kinds' line-direction conditions first: table lookups that reject most
+    // pairs before the cell tests below.
+    let (c1, c2) = (line_class(ctx, l1.h), line_class(ctx, l2.h));
+    let classes_fit = match kind {
+        TwoLinkKind::Skyscraper => c1.is_some() && c1 == c2,
+        TwoLinkKind::Kite => c1.is_some() && c2.is_some() && c1 != c2,
+        TwoLinkKind::Turbot => true,
+    };
+    if !classes_fit {
+        return false;
+    }
+    if (0..4).any(|x| (x + 1..4).any(|y| four[x] == four[y])) {
+        return false;
+    }
+    // The weak link.
+    if !ctx.t.peers[l1.a].contains(l2.a) {
+        return false;
+    }
+    // Houses through both weak-link ends (no allocation: this runs per link pair).
+    let shared = || {
+        ctx.geo
+            .houses_of(l1.a)
+            .iter()
+            .copied()
+            .filter(|&h| ctx.t.house_sets[h].contains(l2.a))
+    };
+    match kind {
+        TwoLinkKind::Skyscraper => {
+            // Parallel links whose near ends share a cross line, far ends do not.
+            shared().any(|h| line_class(ctx, h).is_some_and(|c| Some(c) != c1))
+                && !ctx
+                    .geo
+                    .houses_of(l1.b)
+                    .iter()
+                    .any(|&h| ctx.t.house_sets[h].contains(l2.b) && line_class(ctx, h).is_some())
+        }
+        TwoLinkKind::Kite => {
+            // A row link and a column link whose near ends share a box.
+            shared().any(|h| is_box_like(ctx.geo.house(h).kind))
+                && shared().next().is_some_and(|first| {
+                    !ctx.t.house_sets[first].contains(l1.b)
+                        && !ctx.t.house_sets[first].contains(l2.b)
+                })
+        }
+        TwoLinkKind::Turbot => true,
+    }
+}
+
+/// The step of links `l1` and `l2`: `digit` goes from `targets`.
+fn two_link_step(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    l1: &Link,
+    l2: &Link,
+    four: [Cell; 4],
+    targets: CellSet,
+) -> Step {
+    let d = Digits::single(digit);
+    let c = |cell| super::Candidate::new(cell, digit);
+    Step::new(
+        info,
+        Pattern::SingleDigit {
+            digit,
+            cells: four.to_vec(),
+            house: None,
+            links: vec![l1.h, l2.h],
+        },
+    )
+    .eliminate(ctx.elims(targets, digit))
+    .candidates(&four, d, Role::Defining)
+    .highlight(
+        Target::Link(c(l1.b), c(l1.a), LinkKind::Strong),
+        Role::Defining,
+    )
+    .highlight(
+        Target::Link(c(l1.a), c(l2.a), LinkKind::Weak),
+        Role::Defining,
+    )
+    .highlight(
+        Target::Link(c(l2.a), c(l2.b), LinkKind::Strong),
+        Role::Defining,
+    )
 }
 
 /// A box whose candidates lie on one row and one column (the cross), and a strong link

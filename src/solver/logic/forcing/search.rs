@@ -67,6 +67,26 @@ pub(super) fn search(
     let ctx = e.ctx;
     let mut all = candidates(ctx);
     let n = ctx.geo.cell_count();
+    order_by_reach(ctx, mode, reach, &mut all);
+    if mode == Mode::Net {
+        *reach = vec![0; n * 32];
+    }
+    if mode == Mode::Known {
+        e.start_known();
+    }
+    let learned = std::cell::Cell::new(false);
+    let mut make = |x: &Candidate| make_branch(e, mode, x, reach, &learned);
+    let (mut on, index) = first_branches(e, info, mode, &all, &mut make, sink)?;
+    if mode == Mode::Known {
+        sweep_known(e, info, &all, &mut on, &mut make, &learned, sink)?;
+    }
+    both_states(e, info, mode, &all, &on, sink)?;
+    group_verities(e, info, &on, &index, sink)
+}
+
+/// Nested levels try first the assumptions likeliest to break one level down.
+fn order_by_reach(ctx: &Ctx, mode: Mode, reach: &[usize], all: &mut [Candidate]) {
+    let n = ctx.geo.cell_count();
     let nesting = matches!(mode, Mode::Known | Mode::Nested);
     if nesting && reach.len() == n * 32 && !ctx.t.all_complete {
         // Nested nets cost a net per candidate per candidate: on runs and cages, where
@@ -76,104 +96,99 @@ pub(super) fn search(
         // first, which finds fewer but more telling steps there).
         all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
     }
-    let record = mode == Mode::Net;
-    if record {
-        *reach = vec![0; n * 32];
-    }
-    if mode == Mode::Known {
-        e.start_known();
-    }
-    let learned = std::cell::Cell::new(false);
-    let mut make = |x: &Candidate| {
-        let b = e.branch(fact(x.cell, x.digit, true), mode);
-        if mode == Mode::Known && b.contradiction.is_none() {
-            learned.set(e.learn(x, &b) || learned.get());
-            // The nested search tries first the branches that came closest to breaking here.
-            if let Some(r) = reach.get_mut(x.cell * 32 + usize::from(x.digit)) {
-                *r = tightness(ctx, &b);
-            }
+}
+
+/// The branch of `x` set true, noting what the next level reads: known nesting learns
+/// from it and records its tightness, the plain search its net, size and touched cells.
+fn make_branch(
+    e: &Engine,
+    mode: Mode,
+    x: &Candidate,
+    reach: &mut [usize],
+    learned: &std::cell::Cell<bool>,
+) -> Branch {
+    let ctx = e.ctx;
+    let b = e.branch(fact(x.cell, x.digit, true), mode);
+    if mode == Mode::Known && b.contradiction.is_none() {
+        learned.set(e.learn(x, &b) || learned.get());
+        // The nested search tries first the branches that came closest to breaking here.
+        if let Some(r) = reach.get_mut(x.cell * 32 + usize::from(x.digit)) {
+            *r = tightness(ctx, &b);
         }
-        if record {
-            reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
-            if b.contradiction.is_none() {
-                e.nets.borrow_mut()[x.cell * 32 + usize::from(x.digit)] = Some(b.derived.clone());
-            }
-            e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
-                if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
-                    u128::MAX
-                } else {
-                    e.touched(&b.derived)
-                };
+    }
+    if mode == Mode::Net {
+        reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
+        if b.contradiction.is_none() {
+            e.nets.borrow_mut()[x.cell * 32 + usize::from(x.digit)] = Some(b.derived.clone());
         }
-        b
-    };
-    let contradiction = |x: &Candidate, b: &Branch, sink: &mut Sink| match &b.contradiction {
+        e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
+            if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
+                u128::MAX
+            } else {
+                e.touched(&b.derived)
+            };
+    }
+    b
+}
+
+/// The step of a broken branch, if `b` broke.
+fn report_broken(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    x: &Candidate,
+    b: &Branch,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    match &b.contradiction {
         Some((f, _)) => sink(broken_step(e, info, *x, b, *f)),
         None => ControlFlow::Continue(()),
-    };
-    // Branches of every candidate set true, by index of `all`. A candidate of the known
-    // solution cannot lead to a contradiction, so its branch (needed only by the verities
-    // further down) is put off: a hint found before then does not pay for it.
-    // So is one whose nested branch is known not to break here, and a nested branch known
-    // to end inside an earlier one starts from there (see [`nest_memory`]).
+    }
+}
+
+/// Whether `x` is a candidate of the known solution (its branch cannot break).
+fn of_solution(ctx: &Ctx, x: &Candidate) -> bool {
+    ctx.solution.is_some_and(|s| s[x.cell] == x.digit)
+}
+
+/// Branches of every candidate set true, by index of `all`, reporting those that break;
+/// with the index of each candidate's branch (by `cell * 32 + digit`).
+fn first_branches(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    mode: Mode,
+    all: &[Candidate],
+    make: &mut impl FnMut(&Candidate) -> Branch,
+    sink: &mut Sink,
+) -> ControlFlow<(), (Vec<Branch>, Vec<usize>)> {
+    let ctx = e.ctx;
+    let n = ctx.geo.cell_count();
+    // A candidate of the known solution cannot lead to a contradiction, so its branch
+    // (needed only by the verities further down) is put off: a hint found before then does
+    // not pay for it. So is one whose nested branch is known not to break here, and a
+    // nested branch known to end inside an earlier one starts from there (see
+    // [`nest_memory`]).
     let mut on: Vec<Option<Branch>> = Vec::with_capacity(all.len());
     let mut index = vec![usize::MAX; n * 32];
     // Only where nets never hit the fact limit (a cut-off branch is not a closed state).
     let keep = mode == Mode::Nested && e.dense_len > 0;
     let position = std::sync::Arc::new(position_of(ctx));
     let memory = &ctx.mem.nest;
-    let is_true = |x: &Candidate| ctx.solution.is_some_and(|s| s[x.cell] == x.digit);
-    // The nested branch of `x` when it has to be made, and whether it breaks. A branch
-    // started from a remembered state has no proof of its own: when it breaks, a fresh one
-    // is made for the step (`fresh`); when not, it is left to the verities (made afresh,
-    // if ever).
-    let nested = |x: &Candidate, fresh: bool| -> (Option<Branch>, bool) {
-        let assume = fact(x.cell, x.digit, true);
-        let known = if keep {
-            memory.borrow().known(&position, x.cell, x.digit)
-        } else {
-            nest_memory::Known::Nothing
-        };
-        let b = match known {
-            nest_memory::Known::Unbroken => return (None, false),
-            nest_memory::Known::Inside(state, inner) => {
-                let b = e.nested_from(assume, &state, &inner);
-                if b.contradiction.is_some() {
-                    return (fresh.then(|| e.branch(assume, mode)), true);
-                }
-                let end = state_of(&b.value, &b.cand);
-                memory
-                    .borrow_mut()
-                    .remember(&position, x.cell, x.digit, end, b.inner);
-                return (None, false);
-            }
-            nest_memory::Known::Nothing => e.branch(assume, mode),
-        };
-        let broken = b.contradiction.is_some();
-        if keep && !broken {
-            let end = state_of(&b.value, &b.cand);
-            memory
-                .borrow_mut()
-                .remember(&position, x.cell, x.digit, end, b.inner.clone());
-        }
-        (Some(b), broken)
-    };
     // Finding every breaker only pays when later positions will read them: not on a first
     // hint (a one-off `hint`), only once a walk has left branches behind.
     let walking = keep && memory.borrow_mut().open(ctx.geo);
     let mut tried = 0;
     for (i, x) in all.iter().enumerate() {
         index[x.cell * 32 + usize::from(x.digit)] = i;
-        if is_true(x) {
+        if of_solution(ctx, x) {
             on.push(None);
             continue;
         }
         let b = if mode == Mode::Nested {
-            let (b, broken) = nested(x, true);
+            let (b, broken) = nested_branch(e, mode, keep, &position, x, true);
             if broken && walking && tried >= SCAN_AFTER {
                 // Breakers are rare here: find the others now, for the next positions.
-                for y in all[i + 1..].iter().filter(|y| !is_true(y)) {
-                    if let (_, true) = nested(y, false) {
+                for y in all[i + 1..].iter().filter(|y| !of_solution(ctx, y)) {
+                    if let (_, true) = nested_branch(e, mode, keep, &position, y, false) {
                         memory
                             .borrow_mut()
                             .remember_breaker(&position, y.cell, y.digit);
@@ -191,48 +206,116 @@ pub(super) fn search(
         } else {
             make(x)
         };
-        contradiction(x, &b, sink)?;
+        report_broken(e, info, x, &b, sink)?;
         on.push(Some(b));
     }
     let mut ready = Vec::with_capacity(all.len());
-    for (b, x) in on.into_iter().zip(&all) {
+    for (b, x) in on.into_iter().zip(all) {
         let b = match b {
             Some(b) => b,
             None => {
                 let b = make(x);
                 // Only when the grid does not match the solution given.
-                contradiction(x, &b, sink)?;
+                report_broken(e, info, x, &b, sink)?;
                 b
             }
         };
         ready.push(b);
     }
-    let mut on = ready;
-    // Known nesting: each branch's facts join its candidate's known net, so another sweep
-    // can rule out candidates whose own branch needed known nesting (up to a bound).
-    if mode == Mode::Known {
-        e.next_known();
-        for _ in 1..KNOWN_SWEEPS {
-            if !learned.take() {
-                break;
+    ControlFlow::Continue((ready, index))
+}
+
+/// The nested branch of `x` when it has to be made, and whether it breaks. A branch
+/// started from a remembered state has no proof of its own: when it breaks, a fresh one
+/// is made for the step (`fresh`); when not, it is left to the verities (made afresh,
+/// if ever).
+fn nested_branch(
+    e: &Engine,
+    mode: Mode,
+    keep: bool,
+    position: &std::sync::Arc<nest_memory::State>,
+    x: &Candidate,
+    fresh: bool,
+) -> (Option<Branch>, bool) {
+    let memory = &e.ctx.mem.nest;
+    let assume = fact(x.cell, x.digit, true);
+    let known = if keep {
+        memory.borrow().known(position, x.cell, x.digit)
+    } else {
+        nest_memory::Known::Nothing
+    };
+    let b = match known {
+        nest_memory::Known::Unbroken => return (None, false),
+        nest_memory::Known::Inside(state, inner) => {
+            let b = e.nested_from(assume, &state, &inner);
+            if b.contradiction.is_some() {
+                return (fresh.then(|| e.branch(assume, mode)), true);
             }
-            for pass in [false, true] {
-                for (i, x) in all.iter().enumerate().filter(|(_, x)| is_true(x) == pass) {
-                    // A branch that what was learnt cannot change is not made again (it
-                    // would end the same, and it learnt its facts already).
-                    if e.known_settled(&on[i]) {
-                        continue;
-                    }
-                    let b = make(x);
-                    contradiction(x, &b, sink)?;
-                    on[i] = b;
-                }
-            }
-            e.next_known();
+            let end = state_of(&b.value, &b.cand);
+            memory
+                .borrow_mut()
+                .remember(position, x.cell, x.digit, end, b.inner);
+            return (None, false);
         }
+        nest_memory::Known::Nothing => e.branch(assume, mode),
+    };
+    let broken = b.contradiction.is_some();
+    if keep && !broken {
+        let end = state_of(&b.value, &b.cand);
+        memory
+            .borrow_mut()
+            .remember(position, x.cell, x.digit, end, b.inner.clone());
     }
-    // Both states of a candidate: false leading to a contradiction places it; a fact that
-    // both states imply holds.
+    (Some(b), broken)
+}
+
+/// Known nesting: each branch's facts join its candidate's known net, so another sweep
+/// can rule out candidates whose own branch needed known nesting (up to a bound).
+fn sweep_known(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    all: &[Candidate],
+    on: &mut [Branch],
+    make: &mut impl FnMut(&Candidate) -> Branch,
+    learned: &std::cell::Cell<bool>,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    e.next_known();
+    for _ in 1..KNOWN_SWEEPS {
+        if !learned.take() {
+            break;
+        }
+        for pass in [false, true] {
+            for (i, x) in all
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| of_solution(e.ctx, x) == pass)
+            {
+                // A branch that what was learnt cannot change is not made again (it
+                // would end the same, and it learnt its facts already).
+                if e.known_settled(&on[i]) {
+                    continue;
+                }
+                let b = make(x);
+                report_broken(e, info, x, &b, sink)?;
+                on[i] = b;
+            }
+        }
+        e.next_known();
+    }
+    ControlFlow::Continue(())
+}
+
+/// Both states of a candidate: false leading to a contradiction places it; a fact that
+/// both states imply holds.
+fn both_states(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    mode: Mode,
+    all: &[Candidate],
+    on: &[Branch],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     for (i, x) in all.iter().enumerate() {
         if on[i].contradiction.is_some() {
             continue;
@@ -248,7 +331,19 @@ pub(super) fn search(
         }
         verity(e, info, &[&on[i], &off], sink)?;
     }
-    // Cell verity: every candidate of a cell.
+    ControlFlow::Continue(())
+}
+
+/// Verities over groups of candidates one of which holds: every candidate of a cell, every
+/// place of a digit in a complete house, every place of a digit a run or cage must hold.
+fn group_verities(
+    e: &Engine,
+    info: &'static TechniqueInfo,
+    on: &[Branch],
+    index: &[usize],
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let ctx = e.ctx;
     let over = |facts: &mut dyn Iterator<Item = (Cell, u8)>, sink: &mut Sink| {
         let branches: Vec<&Branch> = facts
             .map(|(c, d)| &on[index[c * 32 + usize::from(d)]])
@@ -259,6 +354,7 @@ pub(super) fn search(
         }
         ControlFlow::Continue(())
     };
+    // Cell verity: every candidate of a cell.
     for c in ctx.empty.iter() {
         over(&mut ctx.cand[c].iter().map(|d| (c, d)), sink)?;
     }
