@@ -484,6 +484,25 @@ fn the_first_hint_stage_highlights_the_house_it_names() {
 }
 
 #[test]
+fn every_hint_stage_is_readable_at_80x24_in_every_variant() {
+    for v in Variant::ALL {
+        let mut a = app(v);
+        for _ in 0..3 {
+            a.press("H");
+            let hs = a.hint.clone().unwrap();
+            // The stage's own words, not only its header, whatever room the panel has.
+            let words: String = hs.hint.text(hs.detail()).chars().take(12).collect();
+            let screen = text(&render(&a, 80, 24));
+            assert!(
+                screen.contains(&words),
+                "{v} stage {}: {words:?}\n{screen}",
+                hs.stage
+            );
+        }
+    }
+}
+
+#[test]
 fn a_cage_across_a_box_border_keeps_its_outline() {
     let a = app(Variant::Killer);
     let g = a.game.geometry();

@@ -260,15 +260,23 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
     }
     let mut news: Vec<Line> = Vec::new();
     if let Some(hs) = &app.hint {
-        news.push(Line::styled(
-            format!(
-                "Hint {}/3: {}",
-                hs.stage,
-                ["where", "what", "step"][usize::from(hs.stage.clamp(1, 3)) - 1]
-            ),
-            t.title,
-        ));
-        news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
+        if below {
+            // Below the grid there may be one row: the hint's words come first.
+            news.push(Line::styled(
+                format!("Hint {}/3: {}", hs.stage, hs.hint.text(hs.detail())),
+                t.title,
+            ));
+        } else {
+            news.push(Line::styled(
+                format!(
+                    "Hint {}/3: {}",
+                    hs.stage,
+                    ["where", "what", "step"][usize::from(hs.stage.clamp(1, 3)) - 1]
+                ),
+                t.title,
+            ));
+            news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
+        }
         let next = match hs.stage {
             1 => "H again: which technique",
             2 => "H again: the full step",
