@@ -20,4 +20,6 @@ pub mod geometry;
 pub mod progress;
 pub mod puzzle;
 pub mod solver;
+#[cfg(test)]
+mod testing;
 pub mod tui;

@@ -8,24 +8,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::Duration;
 
-/// A valid 9x9 grid built from a shifting pattern, so it is known without any solver.
-fn pattern_grid() -> String {
-    (0..81)
-        .map(|i| {
-            let (r, c) = (i / 9, i % 9);
-            char::from(b'1' + ((3 * (r % 3) + r / 3 + c) % 9) as u8)
-        })
-        .collect()
-}
-
-/// The pattern grid with a diagonal stripe blanked: still unique.
-fn pattern_puzzle() -> String {
-    pattern_grid()
-        .chars()
-        .enumerate()
-        .map(|(i, ch)| if (i / 9 + i % 9) % 3 == 0 { '.' } else { ch })
-        .collect()
-}
+mod common;
+use common::{pattern_grid, pattern_puzzle};
 
 /// Two 1s in row 1.
 fn clashing() -> String {

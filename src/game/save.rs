@@ -435,18 +435,7 @@ mod tests {
         assert!(matches!(lock_state(dir.path()).unwrap(), Locked::Mine(_)));
     }
 
-    /// Proptest cases: `TERMDOKU_PROPTEST_CASES`, else `default`.
-    fn cases(default: u32) -> proptest::test_runner::Config {
-        let n = std::env::var("TERMDOKU_PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default);
-        proptest::test_runner::Config {
-            cases: n,
-            failure_persistence: None,
-            ..Default::default()
-        }
-    }
+    use crate::testing::proptest_config as cases;
 
     /// A save with moves, marks and history, as bytes.
     fn valid_save() -> Vec<u8> {

@@ -484,17 +484,7 @@ mod tests {
 
     use proptest::prelude::*;
 
-    fn cases(default: u32) -> proptest::test_runner::Config {
-        let n = std::env::var("TERMDOKU_PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default);
-        proptest::test_runner::Config {
-            cases: n,
-            failure_persistence: None,
-            ..Default::default()
-        }
-    }
+    use crate::testing::proptest_config as cases;
 
     /// Errors point into the file: a line that exists, and a column on it.
     fn points_into(text: &str, e: &ConfigError) {
