@@ -62,19 +62,18 @@ impl Tmux {
 
     /// Starts `cmd` in a 100x40 window.
     fn start(&self, cmd: &str) {
+        self.start_sized(cmd, 100, 40);
+    }
+
+    /// Starts `cmd` in a `w`x`h` window.
+    fn start_sized(&self, cmd: &str, w: u16, h: u16) {
         let ok = self
             .tmux()
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                "main",
-                "-x",
-                "100",
-                "-y",
-                "40",
-                cmd,
-            ])
+            .args(["new-session", "-d", "-s", "main", "-x"])
+            .arg(w.to_string())
+            .arg("-y")
+            .arg(h.to_string())
+            .arg(cmd)
             .status()
             .expect("tmux runs");
         assert!(ok.success(), "tmux new-session failed");
@@ -886,4 +885,71 @@ fn kill_9_during_a_key_burst_keeps_all_but_the_last_keystroke() {
         };
         assert_eq!(game.value(2), expect, "round {round}");
     }
+}
+
+/// After `a` at 80x24, the size people have over SSH, every candidate of every empty cell is
+/// on screen where the layout plan says it is.
+#[test]
+fn tmux_80x24_shows_every_candidate_after_a() {
+    use ratatui::layout::Rect;
+    use termdoku::game::builtin;
+    use termdoku::puzzle::{Grid, Variant};
+    use termdoku::tui::app::App;
+    use termdoku::tui::view;
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the 80x24 screen test");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = Tmux::new();
+    let start = format!(
+        "exec env LANG=C.UTF-8 TERMDOKU_STATE_DIR={0}/s TERMDOKU_CONFIG_DIR={0}/c {1}",
+        tmp.path().display(),
+        bin()
+    );
+    t.start_sized(&start, 80, 24);
+    t.wait_for("the first frame", |s| s.contains("mistakes 0"));
+    t.send(&["a"]);
+
+    // The player starts on the built-in standard puzzle; the solver says what `a` fills in.
+    let puzzle = builtin::puzzle(Variant::Standard);
+    let grid = Grid::from_puzzle(&puzzle);
+    let app = App::with_puzzle(puzzle);
+    let plan = view::plan(&app, Rect::new(0, 0, 80, 24)).expect("80x24 fits");
+    let g = app.game.geometry();
+    let at = |screen: &str, x: u16, y: u16| {
+        screen
+            .lines()
+            .nth(usize::from(y))
+            .and_then(|l| l.chars().nth(usize::from(x)))
+            .unwrap_or(' ')
+    };
+    let screen = t.wait_for("the candidates", |s| {
+        let c = g.cells().find(|&c| grid.value(c) == 0).unwrap();
+        let d = grid.candidates(c).first().unwrap();
+        let r = plan.cell_rect(g, c);
+        let (dx, dy) = plan.candidate_pos(d).unwrap();
+        at(s, r.x + dx, r.y + dy) == termdoku::geometry::digit_char(d)
+    });
+    let mut checked = 0;
+    for c in g.cells().filter(|&c| grid.value(c) == 0) {
+        let r = plan.cell_rect(g, c);
+        for d in 1..=g.max_digit() {
+            let (dx, dy) = plan.candidate_pos(d).unwrap();
+            let shown = at(&screen, r.x + dx, r.y + dy);
+            if grid.candidates(c).contains(d) {
+                assert_eq!(
+                    shown,
+                    termdoku::geometry::digit_char(d),
+                    "{} misses {d}:\n{screen}",
+                    g.cell_name(c)
+                );
+                checked += 1;
+            } else {
+                assert_eq!(shown, ' ', "{} shows {d}:\n{screen}", g.cell_name(c));
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} candidates");
+    t.send(&["q"]);
 }
