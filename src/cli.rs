@@ -49,6 +49,28 @@ pub struct PlayOpts {
     /// else the first).
     #[arg(long, requires = "puzzle", value_parser = clap::value_parser!(u64).range(1..))]
     pub index: Option<u64>,
+    #[command(flatten)]
+    pub position: PositionOpts,
+}
+
+/// A position with pencil marks beside the puzzle (`hint`, `explain`, `play`).
+#[derive(clap::Args, Debug, Default)]
+pub struct PositionOpts {
+    /// Pencil marks to start from (a file, or the grid itself): one whitespace-separated
+    /// token per cell, row-major, the cell's candidate digits (the digit alone for a filled
+    /// cell). The forum's 9-line layout with |, -, + is read too. For a standard 9x9 grid
+    /// given without a puzzle, a single-digit token is a placed cell.
+    #[arg(long, value_name = "M")]
+    pub marks: Option<String>,
+    /// Entries placed after the givens, in line format ('.' for none).
+    #[arg(long, value_name = "LINE")]
+    pub placed: Option<String>,
+}
+
+impl PositionOpts {
+    fn is_set(&self) -> bool {
+        self.marks.is_some() || self.placed.is_some()
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -71,25 +93,68 @@ pub enum Command {
     },
     /// Generate puzzles with one solution, rated at the level asked for.
     Generate(GenerateArgs),
-    /// Show the next logical step of a puzzle.
+    /// Show the next logical step of a puzzle, or of a position with --marks/--placed.
     Hint {
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
-        /// A line-format string or a puzzle file.
-        puzzle: String,
+        #[command(flatten)]
+        position: PositionOpts,
+        /// A line-format string or a puzzle file (optional with --marks on standard 9x9).
+        #[arg(required_unless_present = "marks")]
+        puzzle: Option<String>,
     },
-    /// Show the whole logical solution path of a puzzle.
+    /// Show the whole logical solution path of a puzzle, or of a position with
+    /// --marks/--placed.
     Explain {
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
         /// One JSON object per step, then a summary object.
         #[arg(long)]
         json: bool,
-        /// A line-format string or a puzzle file.
-        puzzle: String,
+        #[command(flatten)]
+        position: PositionOpts,
+        /// A line-format string or a puzzle file (optional with --marks on standard 9x9).
+        #[arg(required_unless_present = "marks")]
+        puzzle: Option<String>,
+    },
+    /// List the solving techniques (id, name, family, level, score, variants), or show one.
+    Techniques {
+        /// A technique: its name, id (any case, dashes optional) or HoDoKu code.
+        name: Option<String>,
+        /// Only the techniques that occur in this variant.
+        #[arg(long, value_enum)]
+        variant: Option<Variant>,
+        /// JSON lines instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Drills: positions where a technique is the next logical step, as JSON lines.
+    Drill {
+        /// The technique: its name, id (any case, dashes optional) or HoDoKu code.
+        #[arg(long, required_unless_present = "bank")]
+        technique: Option<String>,
+        #[arg(long, value_enum, default_value = "standard")]
+        variant: Variant,
+        /// How many drills.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        count: u64,
+        /// The same seed gives the same drills.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds of search before giving up (with --bank: per variant).
+        #[arg(long, default_value_t = 60.0, value_parser = values::seconds)]
+        budget: f64,
+        /// Write the drill bank (puzzles/drills.jsonl) for every technique and variant.
+        #[arg(long, conflicts_with_all = ["technique", "count", "budget"])]
+        bank: bool,
+        /// With --bank: puzzles walked on standard (a tenth of it on each other variant,
+        /// whose puzzles cost 3 to 15 times more), so that the bank depends on the seed and
+        /// this number only, not on the machine's speed.
+        #[arg(long, requires = "bank", default_value_t = 6000)]
+        puzzles: u64,
     },
     /// Rate puzzles: level and score per puzzle line.
     Rate {
@@ -107,6 +172,11 @@ pub enum Command {
         /// Measure the logic solver (rating every puzzle) instead of the exact solver.
         #[arg(long, conflicts_with = "generate")]
         logic: bool,
+        /// Time drill searches: median time to a fresh drill per technique family, over
+        /// --count searches per technique (default 3) from --seed, each given up after
+        /// --budget seconds (default 60).
+        #[arg(long, conflicts_with_all = ["generate", "logic"])]
+        drills: bool,
         /// Worker threads (default: every core).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=values::MAX_THREADS))]
         threads: Option<u64>,
@@ -117,9 +187,9 @@ pub enum Command {
         /// With --generate: one level instead of all five.
         #[arg(long, value_enum, requires = "generate")]
         difficulty: Option<Level>,
-        /// With --generate: puzzles per variant and level.
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
-        count: u64,
+        /// With --generate: puzzles per variant and level (default 100).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        count: Option<u64>,
         /// With --generate: the seed (puzzles are deterministic per seed).
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -137,7 +207,7 @@ pub enum Command {
         /// a player asking for a hint at every step).
         #[arg(long, requires = "logic")]
         cold: bool,
-        #[arg(required_unless_present = "generate")]
+        #[arg(required_unless_present_any = ["generate", "drills"])]
         file: Option<PathBuf>,
     },
     /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output.
@@ -171,12 +241,29 @@ pub fn run(command: Command) -> i32 {
             variant,
             difficulty,
             index,
-        }) => crate::tui::play(crate::tui::PlayArgs {
-            puzzle,
-            variant,
-            difficulty: difficulty.map(|l| l.name().to_string()),
-            index: index.map(|i| i as usize),
-        }),
+            position,
+        }) => {
+            let start = if position.is_set() {
+                match coach_cli::load_position(
+                    variant.unwrap_or_default(),
+                    puzzle.as_deref(),
+                    position.marks.as_deref(),
+                    position.placed.as_deref(),
+                ) {
+                    Ok((pos, _)) => Some(pos),
+                    Err(code) => return code,
+                }
+            } else {
+                None
+            };
+            crate::tui::play(crate::tui::PlayArgs {
+                puzzle: if start.is_some() { None } else { puzzle },
+                variant,
+                difficulty: difficulty.map(|l| l.name().to_string()),
+                index: index.map(|i| i as usize),
+                start,
+            })
+        }
         Command::Solve {
             variant,
             count,
@@ -195,13 +282,47 @@ pub fn run(command: Command) -> i32 {
         Command::Hint {
             variant,
             json,
+            position,
             puzzle,
-        } => logic_cli::hint(variant, json, &puzzle),
+        } => logic_cli::hint(variant, json, puzzle.as_deref(), &position),
         Command::Explain {
             variant,
             json,
+            position,
             puzzle,
-        } => logic_cli::explain(variant, json, &puzzle),
+        } => logic_cli::explain(variant, json, puzzle.as_deref(), &position),
+        Command::Techniques {
+            name,
+            variant,
+            json,
+        } => coach_cli::techniques_command(name.as_deref(), variant, json),
+        Command::Drill {
+            bank: true,
+            seed,
+            puzzles,
+            ..
+        } => coach_cli::bank_command(seed, puzzles),
+        Command::Drill {
+            technique,
+            variant,
+            count,
+            seed,
+            budget,
+            ..
+        } => coach_cli::drill_command(
+            technique.as_deref().unwrap_or(""),
+            variant,
+            count,
+            seed,
+            budget,
+        ),
+        Command::Bench {
+            drills: true,
+            count,
+            seed,
+            budget,
+            ..
+        } => coach_cli::bench_drills(count.unwrap_or(3), seed, budget),
         Command::Rate { variant, file } => logic_cli::rate(variant, file.as_deref()),
         Command::Bench {
             generate: true,
@@ -217,7 +338,7 @@ pub fn run(command: Command) -> i32 {
             gen_bench::run(&gen_bench::GenBench {
                 variants: variant.map_or_else(|| Variant::ALL.to_vec(), |v| vec![v]),
                 levels,
-                count,
+                count: count.unwrap_or(100),
                 seed,
                 budget,
                 givens,
@@ -279,6 +400,7 @@ fn export_command(variant: Variant, arg: &str) -> i32 {
     out.finish(EXIT_OK)
 }
 
+mod coach_cli;
 mod gen_bench;
 mod gen_limits;
 mod logic_cli;
@@ -556,9 +678,14 @@ pub struct GenerateArgs {
     /// puzzle, a collection of `[[puzzle]]` tables for several.
     #[arg(long)]
     toml: bool,
-    /// Training mode: the logical solution must use this technique (e.g. x-wing).
+    /// Training mode: the hardest step of the logical solution (`explain`'s `hardest`) is
+    /// this technique (name, id or HoDoKu code, e.g. x-wing, X-Wing, xwing, 0300).
     #[arg(long)]
     technique: Option<String>,
+    /// With --technique: seconds per puzzle before giving up, for a technique too rare to
+    /// be the hardest step by chance (default 60).
+    #[arg(long, requires = "technique", value_parser = values::seconds)]
+    budget: Option<f64>,
     /// Grid side for square variants: 4, 6, 9 or 16.
     #[arg(long, default_value_t = 9, value_parser = values::grid_size)]
     size: usize,
@@ -570,9 +697,21 @@ pub struct GenerateArgs {
 fn generate_command(a: GenerateArgs) -> i32 {
     use crate::generate::{self, Generator, Options};
     let variant = a.variant;
-    let level = match (a.difficulty, &a.technique) {
+    let technique = match a
+        .technique
+        .as_deref()
+        .map(|t| coach_cli::resolve(t, Some(variant)))
+    {
+        Some(Err(e)) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+        Some(Ok(t)) => Some(t),
+        None => None,
+    };
+    let level = match (a.difficulty, technique) {
         (Some(l), _) => l,
-        (None, Some(t)) => generate::rating::technique_level(t),
+        (None, Some(t)) => t.level,
         (None, None) => Level::Medium,
     };
     if let Some(why) = gen_limits::unsupported(variant, a.size, level) {
@@ -581,7 +720,9 @@ fn generate_command(a: GenerateArgs) -> i32 {
     }
     let mut opts = Options::new(variant, level);
     opts.size = a.size;
-    opts.technique = a.technique.clone();
+    opts.technique = technique.map(|t| t.id.to_string());
+    opts.time_budget =
+        technique.map(|_| std::time::Duration::from_secs_f64(a.budget.unwrap_or(60.0)));
     if let Some(sym) = a.symmetry {
         opts.symmetry = sym;
     }

@@ -12,6 +12,7 @@
 
 pub mod batch;
 pub mod cli;
+pub mod coach;
 pub mod export;
 pub mod format;
 pub mod game;

@@ -83,13 +83,37 @@ fn summary_json(r: &Rating) -> serde_json::Value {
     })
 }
 
-pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
-    let (puzzle, sol) = match load(arg, variant) {
+/// The starting grid and solution of `hint` and `explain`: the puzzle, or the position
+/// that `--marks`/`--placed` describe.
+fn start(
+    variant: Variant,
+    arg: Option<&str>,
+    position: &super::PositionOpts,
+) -> Result<(Grid, Vec<u8>), i32> {
+    if position.is_set() {
+        let (pos, sol) = super::coach_cli::load_position(
+            variant,
+            arg,
+            position.marks.as_deref(),
+            position.placed.as_deref(),
+        )?;
+        return Ok((pos.grid, sol));
+    }
+    let (puzzle, sol) = load(arg.unwrap_or_default(), variant)?;
+    Ok((Grid::from_puzzle(&puzzle), sol))
+}
+
+pub fn hint(
+    variant: Variant,
+    json: bool,
+    arg: Option<&str>,
+    position: &super::PositionOpts,
+) -> i32 {
+    let (grid, sol) = match start(variant, arg, position) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let grid = Grid::from_puzzle(&puzzle);
-    let g = puzzle.geometry();
+    let g = grid.geometry();
     let mut out = Output::buffered();
     let _ = match logic::next_step(&grid, Some(&sol), &mut logic::SolverMemory::new()) {
         Some(step) if json => out.line(step_json(&step, g)),
@@ -100,13 +124,19 @@ pub fn hint(variant: Variant, json: bool, arg: &str) -> i32 {
     out.finish(EXIT_OK)
 }
 
-pub fn explain(variant: Variant, json: bool, arg: &str) -> i32 {
-    let (puzzle, sol) = match load(arg, variant) {
+pub fn explain(
+    variant: Variant,
+    json: bool,
+    arg: Option<&str>,
+    position: &super::PositionOpts,
+) -> i32 {
+    let (grid, sol) = match start(variant, arg, position) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let (steps, rating) = rate::solve_grid(Grid::from_puzzle(&puzzle), Some(&sol));
-    let g = puzzle.geometry();
+    let geometry = grid.geometry_arc();
+    let (steps, rating) = rate::solve_grid(grid, Some(&sol));
+    let g = &*geometry;
     let mut out = Output::buffered();
     for (i, step) in steps.iter().enumerate() {
         let written = if json {

@@ -41,10 +41,13 @@ pub struct Options {
     /// The level wanted; in training mode the highest level allowed.
     pub level: Level,
     pub symmetry: Symmetry,
-    /// Training mode: the logical path must use this technique id at least once.
+    /// Training mode: the hardest step of the logical path (`explain`'s `hardest`) must be
+    /// this technique id.
     pub technique: Option<String>,
     /// Fresh solution grids to try per puzzle before giving up.
     pub max_attempts: usize,
+    /// Time per puzzle before giving up (a technique may be too rare to hit by chance).
+    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Options {
@@ -62,6 +65,7 @@ impl Options {
             },
             technique: None,
             max_attempts: 20_000,
+            time_budget: None,
         }
     }
 }
@@ -77,6 +81,17 @@ pub enum GenerateError {
     },
     #[error("unknown technique '{0}'")]
     Technique(String),
+    #[error(
+        "no {variant} puzzle whose hardest step is {technique} found in {attempts} attempts \
+         ({seconds} s budget): it is too rare to hit by chance; `termdoku drill --technique \
+         {technique}` gives positions where it is the next step"
+    )]
+    TooRare {
+        technique: String,
+        variant: Variant,
+        attempts: usize,
+        seconds: u64,
+    },
     #[error("no {level} {variant} puzzle found in {attempts} attempts")]
     GaveUp {
         level: &'static str,
@@ -261,7 +276,7 @@ impl Generator {
     /// Whether a rating is what was asked for.
     fn wanted(&self, r: &Rated) -> bool {
         match &self.opts.technique {
-            Some(t) => r.uses(t) && r.level <= self.opts.level,
+            Some(t) => r.hardest.as_deref() == Some(t.as_str()) && r.level <= self.opts.level,
             None => r.level == self.opts.level,
         }
     }
@@ -270,9 +285,13 @@ impl Generator {
     pub fn generate(&self, index: u64) -> Result<Generated, GenerateError> {
         let mut rng = Rng::derive(self.seed, index);
         let mut grid = None;
+        let start = std::time::Instant::now();
         for attempt in 1..=self.opts.max_attempts {
             if (attempt - 1) % ATTEMPTS_PER_GRID == 0 {
                 grid = None;
+            }
+            if let Some(budget) = self.opts.time_budget.filter(|&b| start.elapsed() > b) {
+                return Err(self.gave_up(attempt - 1, budget.as_secs()));
             }
             if let Some((puzzle, solution, rating)) = self.attempt(&mut rng, &mut grid) {
                 return Ok(Generated {
@@ -285,11 +304,77 @@ impl Generator {
                 });
             }
         }
-        Err(GenerateError::GaveUp {
-            level: level_name(self.opts.level),
-            variant: self.opts.variant,
-            attempts: self.opts.max_attempts,
-        })
+        Err(self.gave_up(
+            self.opts.max_attempts,
+            self.opts
+                .time_budget
+                .map_or(start.elapsed().as_secs(), |b| b.as_secs()),
+        ))
+    }
+
+    fn gave_up(&self, attempts: usize, seconds: u64) -> GenerateError {
+        match &self.opts.technique {
+            Some(t) => GenerateError::TooRare {
+                technique: t.clone(),
+                variant: self.opts.variant,
+                attempts,
+                seconds,
+            },
+            None => GenerateError::GaveUp {
+                level: level_name(self.opts.level),
+                variant: self.opts.variant,
+                attempts: self.opts.max_attempts,
+            },
+        }
+    }
+
+    /// A puzzle to walk for drills: a minimal puzzle of a fresh solution grid (and layout),
+    /// with from none to a sixth of the cells given back at random, so that the walks cover
+    /// both the hard middle and the easier ends of logical paths. Deterministic per seed and
+    /// index; None when the layout drawn has no solution.
+    pub fn sample(&self, index: u64) -> Option<(Puzzle, Vec<u8>)> {
+        let mut rng = Rng::derive(self.seed ^ SAMPLE_SALT, index);
+        let (ctx, solution) = self.fresh(&mut rng, &mut None)?;
+        let mut givens = reduce(&ctx, &solution, solution.clone(), &mut rng, Keep::Unique);
+        let mut empty: Vec<Cell> = (0..givens.len()).filter(|&c| givens[c] == 0).collect();
+        rng.shuffle(&mut empty);
+        let extra = rng.below(5).saturating_sub(1) * givens.len() / 20;
+        for &c in empty.iter().take(extra) {
+            givens[c] = solution[c];
+        }
+        Some((ctx.puzzle(givens)?, solution))
+    }
+
+    /// A fresh solution grid with its layout: a new one for jigsaw and killer, the fixed one
+    /// otherwise (`grid` keeps a fixed layout's solution grid for the next attempts).
+    fn fresh(&self, rng: &mut Rng, grid: &mut Option<Vec<u8>>) -> Option<(Layouted<'_>, Vec<u8>)> {
+        let size = self.opts.size;
+        match self.opts.variant {
+            Variant::Jigsaw => {
+                let mut layout = Layout::new(Variant::Jigsaw, size);
+                layout.regions = Some(regions::random_regions(size, rng).ok()?);
+                let ctx = Ctx::new(layout, self.opts.symmetry)?;
+                let solution = ctx.random_solution(&vec![0; size * size], rng, SOLUTION_BUDGET)?;
+                Some((Layouted::Own(Box::new(ctx)), solution))
+            }
+            Variant::Killer => {
+                let base = self.base.as_ref()?;
+                let solution = base.random_solution(&vec![0; size * size], rng, SOLUTION_BUDGET)?;
+                let (lo, hi) = cage_lengths(self.opts.level);
+                let mut layout = Layout::new(Variant::Killer, size);
+                layout.cages = cages::random_cages(&solution, size, lo, hi, rng);
+                let ctx = Ctx::new(layout, Symmetry::None)?;
+                Some((Layouted::Own(Box::new(ctx)), solution))
+            }
+            _ => {
+                let fixed = self.fixed.as_ref()?;
+                if grid.is_none() {
+                    let n = fixed.geometry.cell_count();
+                    *grid = fixed.random_solution(&vec![0; n], rng, SOLUTION_BUDGET);
+                }
+                Some((Layouted::Fixed(fixed), grid.clone()?))
+            }
+        }
     }
 
     /// One fresh solution grid, carried as far as it goes towards a wanted puzzle.
@@ -299,36 +384,8 @@ impl Generator {
         rng: &mut Rng,
         grid: &mut Option<Vec<u8>>,
     ) -> Option<(Puzzle, Vec<u8>, Rated)> {
-        let size = self.opts.size;
-        let (ctx_owned, solution);
-        let ctx: &Ctx = match self.opts.variant {
-            Variant::Jigsaw => {
-                let mut layout = Layout::new(Variant::Jigsaw, size);
-                layout.regions = Some(regions::random_regions(size, rng).ok()?);
-                ctx_owned = Ctx::new(layout, self.opts.symmetry)?;
-                solution =
-                    ctx_owned.random_solution(&vec![0; size * size], rng, SOLUTION_BUDGET)?;
-                &ctx_owned
-            }
-            Variant::Killer => {
-                let base = self.base.as_ref()?;
-                solution = base.random_solution(&vec![0; size * size], rng, SOLUTION_BUDGET)?;
-                let (lo, hi) = cage_lengths(self.opts.level);
-                let mut layout = Layout::new(Variant::Killer, size);
-                layout.cages = cages::random_cages(&solution, size, lo, hi, rng);
-                ctx_owned = Ctx::new(layout, Symmetry::None)?;
-                &ctx_owned
-            }
-            _ => {
-                let fixed = self.fixed.as_ref()?;
-                if grid.is_none() {
-                    let n = fixed.geometry.cell_count();
-                    *grid = fixed.random_solution(&vec![0; n], rng, SOLUTION_BUDGET);
-                }
-                solution = grid.clone()?;
-                fixed
-            }
-        };
+        let (layouted, solution) = self.fresh(rng, grid)?;
+        let ctx: &Ctx = &layouted;
         let easy = self.opts.level == Level::Easy && self.opts.technique.is_none();
         // Removing clues from the full grid beats building up from an empty one on every
         // variant (measured: killer 40 ms against 1.1 s median), since most checks are on
@@ -510,6 +567,26 @@ impl Generator {
             }
         }
         None
+    }
+}
+
+/// Salt of [`Generator::sample`]'s streams, so that samples differ from the puzzles of the
+/// same seed.
+const SAMPLE_SALT: u64 = 0x5eed_d1a1;
+
+/// A layout's context: the generator's fixed one, or a fresh one (jigsaw, killer).
+enum Layouted<'a> {
+    Fixed(&'a Ctx),
+    Own(Box<Ctx>),
+}
+
+impl std::ops::Deref for Layouted<'_> {
+    type Target = Ctx;
+    fn deref(&self) -> &Ctx {
+        match self {
+            Layouted::Fixed(c) => c,
+            Layouted::Own(c) => c,
+        }
     }
 }
 

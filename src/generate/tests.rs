@@ -14,7 +14,7 @@ fn check(g: &Generated, opts: &Options) {
     let r = rate_puzzle(p);
     assert_eq!(r, g.rating);
     match &opts.technique {
-        Some(t) => assert!(r.uses(t) && r.level <= opts.level),
+        Some(t) => assert!(r.hardest.as_deref() == Some(t.as_str()) && r.level <= opts.level),
         None => assert_eq!(r.level, opts.level, "{}", crate::format::write_line(p)),
     }
     assert!(symmetry::is_symmetric(
@@ -72,6 +72,34 @@ fn honeycomb_extreme_needs_a_hard_step() {
 fn jigsaw_middle_levels() {
     sample(Variant::Jigsaw, Level::Medium, 1);
     sample(Variant::Jigsaw, Level::Extreme, 1);
+}
+
+/// A technique too rare to hit in a tiny budget is reported as such, never replaced by a
+/// puzzle whose hardest step is another technique.
+#[test]
+fn a_rare_technique_gives_up_after_its_budget() {
+    let opts = Options {
+        technique: Some("multi-colors-2".into()),
+        max_attempts: 3,
+        ..Options::new(Variant::Standard, Level::Hard)
+    };
+    let gen = Generator::new(opts, 5).unwrap();
+    let e = gen.generate(0).unwrap_err().to_string();
+    assert!(
+        e.contains("hardest step is multi-colors-2") && e.contains("3 attempts"),
+        "{e}"
+    );
+}
+
+#[test]
+fn drill_samples_are_unique_and_deterministic() {
+    for v in [Variant::Standard, Variant::Killer] {
+        let gen = Generator::new(Options::new(v, Level::Hard), 9).unwrap();
+        let (p, sol) = gen.sample(4).unwrap();
+        assert_eq!(exact::solve(&p, 2).count, 1);
+        assert_eq!(exact::solve(&p, 2).first, Some(sol));
+        assert_eq!(gen.sample(4).map(|s| s.0), Some(p));
+    }
 }
 
 #[test]

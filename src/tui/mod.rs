@@ -34,6 +34,8 @@ pub struct PlayArgs {
     pub difficulty: Option<String>,
     /// Which puzzle (1-based) of a file of several.
     pub index: Option<usize>,
+    /// A position with pencil marks to start from (`play --marks`/`--placed`).
+    pub start: Option<crate::coach::marks::Position>,
 }
 
 /// The puzzle of `play PUZZLE`: a line-format string, or puzzle `--index` (else the one last
@@ -154,6 +156,13 @@ pub fn play(args: PlayArgs) -> i32 {
         }
     }
     let mut resumed = None;
+    let mut start = args.start.clone();
+    let mut config = config;
+    if let Some(pos) = &start {
+        fresh = Some(pos.puzzle.clone());
+        // The position's own marks, not freshly filled ones.
+        config.game.fill_candidates_on_start = false;
+    }
     if fresh.is_none() && (args.variant.is_some() || args.difficulty.is_some()) {
         let variant = args.variant.unwrap_or_default();
         let difficulty = args.difficulty.as_deref().unwrap_or("any");
@@ -191,7 +200,15 @@ pub fn play(args: PlayArgs) -> i32 {
     let utf8 = theme::locale_is_utf8();
     let no_color = theme::no_color_requested();
     let built = match (fresh, resumed) {
-        (Some(p), _) => App::new(Game::new(p), config, utf8, no_color).map(|mut a| {
+        (Some(p), _) => App::new(
+            start
+                .take()
+                .map_or_else(|| Game::new(p), |pos| pos.into_game()),
+            config,
+            utf8,
+            no_color,
+        )
+        .map(|mut a| {
             a.start_fresh();
             a
         }),

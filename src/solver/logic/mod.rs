@@ -31,7 +31,9 @@ pub mod wings;
 pub use crate::solver::rules::must_appear;
 pub use memory::SolverMemory;
 pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
-pub use techniques::{technique, techniques, Family, TechniqueInfo};
+pub use techniques::{
+    parse_technique, technique, techniques, Family, TechniqueInfo, UnknownTechnique,
+};
 
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
 use crate::puzzle::Grid;

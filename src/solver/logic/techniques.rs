@@ -653,6 +653,181 @@ pub fn guess_info() -> &'static TechniqueInfo {
     &TABLE[TABLE.len() - 1]
 }
 
+/// HoDoKu 2.2's technique codes (the first field of its regression library), by id: users
+/// coming from HoDoKu may name a technique by its code.
+static HODOKU_CODES: &[(&str, &str)] = &[
+    ("full-house", "0000"),
+    ("hidden-single", "0002"),
+    ("naked-single", "0003"),
+    ("locked-candidates-pointing", "0100"),
+    ("locked-candidates-claiming", "0101"),
+    ("locked-pair", "0110"),
+    ("locked-triple", "0111"),
+    ("naked-pair", "0200"),
+    ("naked-triple", "0201"),
+    ("naked-quadruple", "0202"),
+    ("hidden-pair", "0210"),
+    ("hidden-triple", "0211"),
+    ("hidden-quadruple", "0212"),
+    ("x-wing", "0300"),
+    ("swordfish", "0301"),
+    ("jellyfish", "0302"),
+    ("finned-x-wing", "0310"),
+    ("finned-swordfish", "0311"),
+    ("finned-jellyfish", "0312"),
+    ("sashimi-x-wing", "0320"),
+    ("sashimi-swordfish", "0321"),
+    ("sashimi-jellyfish", "0322"),
+    ("franken-x-wing", "0330"),
+    ("franken-swordfish", "0331"),
+    ("franken-jellyfish", "0332"),
+    ("finned-franken-x-wing", "0340"),
+    ("finned-franken-swordfish", "0341"),
+    ("finned-franken-jellyfish", "0342"),
+    ("mutant-x-wing", "0350"),
+    ("mutant-swordfish", "0351"),
+    ("mutant-jellyfish", "0352"),
+    ("finned-mutant-x-wing", "0360"),
+    ("finned-mutant-swordfish", "0361"),
+    ("finned-mutant-jellyfish", "0362"),
+    ("skyscraper", "0400"),
+    ("2-string-kite", "0401"),
+    ("empty-rectangle", "0402"),
+    ("turbot-fish", "0403"),
+    ("simple-colors-trap", "0500"),
+    ("simple-colors-wrap", "0501"),
+    ("multi-colors-1", "0502"),
+    ("multi-colors-2", "0503"),
+    ("unique-rectangle-1", "0600"),
+    ("unique-rectangle-2", "0601"),
+    ("unique-rectangle-3", "0602"),
+    ("unique-rectangle-4", "0603"),
+    ("unique-rectangle-5", "0604"),
+    ("unique-rectangle-6", "0605"),
+    ("hidden-rectangle", "0606"),
+    ("avoidable-rectangle-1", "0607"),
+    ("avoidable-rectangle-2", "0608"),
+    ("bug-plus-1", "0610"),
+    ("x-chain", "0701"),
+    ("xy-chain", "0702"),
+    ("remote-pair", "0703"),
+    ("nice-loop", "0707"),
+    ("aic", "0708"),
+    ("grouped-nice-loop", "0710"),
+    ("grouped-aic", "0711"),
+    ("xy-wing", "0800"),
+    ("xyz-wing", "0801"),
+    ("w-wing", "0803"),
+    ("als-xz", "0901"),
+    ("als-xy-wing", "0902"),
+    ("als-chain", "0903"),
+    ("death-blossom", "0904"),
+    ("sue-de-coq", "1101"),
+    ("forcing-chain", "1301"),
+    ("forcing-chain", "1302"),
+    ("forcing-net", "1303"),
+    ("forcing-net", "1304"),
+];
+
+impl TechniqueInfo {
+    /// HoDoKu's code for the technique, when HoDoKu has it.
+    pub fn hodoku_code(&self) -> Option<&'static str> {
+        HODOKU_CODES
+            .iter()
+            .find(|(id, _)| *id == self.id)
+            .map(|&(_, code)| code)
+    }
+
+    /// Whether a user may ask for it by name: every row but `guess`, which is no technique.
+    pub fn is_nameable(&self) -> bool {
+        self.family != Family::LastResort
+    }
+}
+
+impl Family {
+    /// The kebab-case name printed in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Singles => "singles",
+            Family::Intersections => "intersections",
+            Family::Subsets => "subsets",
+            Family::Fish => "fish",
+            Family::SingleDigit => "single-digit",
+            Family::Wings => "wings",
+            Family::Coloring => "coloring",
+            Family::Uniqueness => "uniqueness",
+            Family::Runs => "runs",
+            Family::Matching => "matching",
+            Family::Cages => "cages",
+            Family::Chains => "chains",
+            Family::Als => "als",
+            Family::ComplexFish => "complex-fish",
+            Family::SueDeCoq => "sue-de-coq",
+            Family::Forcing => "forcing",
+            Family::LastResort => "last-resort",
+        }
+    }
+}
+
+/// A technique name that matches no row: the message lists the valid ids by family.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown technique '{name}'; valid names (any case, spaces or dashes optional, or HoDoKu codes such as 0300):\n{}", valid_ids_by_family())]
+pub struct UnknownTechnique {
+    pub name: String,
+}
+
+/// Lowercase letters and digits only: `X-Wing`, `x-wing` and `xwing` all give `xwing`.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The technique a user names, in any form the program prints: the display name (`X-Wing`),
+/// the id (`x-wing`), either squashed (`xwing`), any case; or HoDoKu's code (`0300`, and
+/// `0300-1` for a HoDoKu variant of it).
+pub fn parse_technique(name: &str) -> Result<&'static TechniqueInfo, UnknownTechnique> {
+    let unknown = || UnknownTechnique {
+        name: name.trim().to_string(),
+    };
+    let key = name.trim();
+    let code = key.split('-').next().unwrap_or(key);
+    if code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit()) {
+        return HODOKU_CODES
+            .iter()
+            .find(|(_, c)| *c == code)
+            .and_then(|(id, _)| technique(id))
+            .ok_or_else(unknown);
+    }
+    let key = squash(key);
+    if key.is_empty() {
+        return Err(unknown());
+    }
+    TABLE
+        .iter()
+        .filter(|t| t.is_nameable())
+        .find(|t| squash(t.id) == key || squash(t.name) == key)
+        .ok_or_else(unknown)
+}
+
+/// "singles: full-house naked-single hidden-single" and so on, one family a line, in table
+/// order.
+pub fn valid_ids_by_family() -> String {
+    let mut families: Vec<(Family, Vec<&str>)> = Vec::new();
+    for t in TABLE.iter().filter(|t| t.is_nameable()) {
+        match families.iter_mut().find(|(f, _)| *f == t.family) {
+            Some((_, ids)) => ids.push(t.id),
+            None => families.push((t.family, vec![t.id])),
+        }
+    }
+    families
+        .iter()
+        .map(|(f, ids)| format!("  {}: {}", f.name(), ids.join(" ")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -669,5 +844,46 @@ mod tests {
         }
         assert_eq!(guess_info().id, "guess");
         assert_eq!(technique("x-wing").map(|t| t.score), Some(140));
+    }
+
+    #[test]
+    fn every_printed_form_names_its_technique() {
+        for t in TABLE.iter().filter(|t| t.is_nameable()) {
+            let upper = t.name.to_ascii_uppercase();
+            for form in [t.id, t.name, &upper, &squash(t.id), &squash(t.name)] {
+                assert_eq!(parse_technique(form).map(|x| x.id), Ok(t.id), "{form}");
+            }
+            if let Some(code) = t.hodoku_code() {
+                assert_eq!(parse_technique(code).map(|x| x.id), Ok(t.id), "{code}");
+            }
+        }
+        assert_eq!(parse_technique(" XWing ").map(|t| t.id), Ok("x-wing"));
+        assert_eq!(parse_technique("0300-1").map(|t| t.id), Ok("x-wing"));
+        assert_eq!(parse_technique("bug+1").map(|t| t.id), Ok("bug-plus-1"));
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones_by_family() {
+        for bad in ["x wong", "", "9999", "guess"] {
+            let e = parse_technique(bad).err().map(|e| e.to_string());
+            let e = e.unwrap_or_default();
+            assert!(e.starts_with("unknown technique"), "{bad}: {e}");
+            assert!(e.contains("fish: x-wing swordfish"), "{e}");
+            assert!(
+                e.contains("singles: full-house naked-single hidden-single"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn hodoku_codes_name_real_rows_once() {
+        for (i, (id, code)) in HODOKU_CODES.iter().enumerate() {
+            assert!(technique(id).is_some(), "{id}");
+            assert!(
+                HODOKU_CODES[..i].iter().all(|(_, c)| c != code),
+                "{code} twice"
+            );
+        }
     }
 }

@@ -1,0 +1,371 @@
+//! `techniques`, `drill`, `bench --drills`, and reading positions with pencil marks for
+//! `hint`, `explain` and `play`.
+
+use super::output::Output;
+use super::{EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
+use crate::coach::drill::{self, Budget, Drill};
+use crate::coach::marks::{self, Position};
+use crate::coach::names;
+use crate::format;
+use crate::puzzle::Variant;
+use crate::solver::logic::{parse_technique, techniques, Family, TechniqueInfo};
+use serde_json::json;
+use std::time::Duration;
+
+/// The technique a user names, checked for the variant and for being tried by the solver.
+pub fn resolve(name: &str, variant: Option<Variant>) -> Result<&'static TechniqueInfo, String> {
+    let t = parse_technique(name).map_err(|e| e.to_string())?;
+    if let Some(v) = variant {
+        names::check_variant(t, v)?;
+    }
+    if !t.enabled {
+        return Err(format!(
+            "{} ({}) is switched off in the technique table: the solver never takes it, so no \
+             position has it as its next step",
+            t.name, t.id
+        ));
+    }
+    Ok(t)
+}
+
+/// Reads `--marks` (a file, or the grid itself) and `--placed` beside an optional puzzle
+/// into a position with its solution. Errors are printed; the exit status is returned.
+pub fn load_position(
+    variant: Variant,
+    puzzle: Option<&str>,
+    marks: Option<&str>,
+    placed: Option<&str>,
+) -> Result<(Position, Vec<u8>), i32> {
+    let usage = |e: &dyn std::fmt::Display| {
+        eprintln!("termdoku: {e}");
+        EXIT_USAGE
+    };
+    let puzzle = match puzzle {
+        Some(arg) => Some(format::load_puzzle(arg, variant).map_err(|e| usage(&e))?),
+        None if variant != Variant::Standard => {
+            return Err(usage(
+                &"--marks without a puzzle reads a standard 9x9 grid only: give the puzzle too",
+            ))
+        }
+        None => None,
+    };
+    if let Some(p) = &puzzle {
+        if !p.conflicts().is_empty() {
+            eprintln!("termdoku: {}", super::clash_message(p));
+            return Err(EXIT_PUZZLE);
+        }
+    }
+    let marks_text = match marks {
+        Some(m) if std::path::Path::new(m).is_file() => {
+            let bytes = format::read_small_file(std::path::Path::new(m)).map_err(|e| usage(&e))?;
+            Some((String::from_utf8_lossy(&bytes).into_owned(), m.to_string()))
+        }
+        Some(m) => Some((m.to_string(), "--marks".to_string())),
+        None => None,
+    };
+    let pos = marks::read_position(
+        puzzle.as_ref(),
+        marks_text.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),
+        placed.map(|l| (l, "--placed")),
+    )
+    .map_err(|e| usage(&e))?;
+    match pos.solution() {
+        Ok(sol) => Ok((pos, sol)),
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            Err(EXIT_PUZZLE)
+        }
+    }
+}
+
+/// `termdoku techniques [NAME] [--variant V] [--json]`.
+pub fn techniques_command(name: Option<&str>, variant: Option<Variant>, json: bool) -> i32 {
+    let mut out = Output::buffered();
+    let row = |t: &TechniqueInfo| {
+        json!({
+            "id": t.id,
+            "name": t.name,
+            "family": t.family.name(),
+            "level": t.level,
+            "score": t.score,
+            "order": t.order,
+            "enabled": t.enabled,
+            "hodoku": t.hodoku_code(),
+            "variants": names::variants(t).iter().map(|v| v.name()).collect::<Vec<_>>(),
+        })
+    };
+    if let Some(name) = name {
+        let t = match parse_technique(name) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("termdoku: {e}");
+                return EXIT_USAGE;
+            }
+        };
+        if let Some(v) = variant {
+            if let Err(e) = names::check_variant(t, v) {
+                eprintln!("termdoku: {e}");
+                return EXIT_USAGE;
+            }
+        }
+        if json {
+            let mut r = row(t);
+            r["page"] = json!(names::page_text(t.id));
+            let _ = out.line(r);
+        } else {
+            let variants: Vec<&str> = names::variants(t).iter().map(|v| v.name()).collect();
+            let page = names::page_text(t.id).map_or_else(
+                || {
+                    format!(
+                        "(no page yet) Practise it on real positions: termdoku drill --technique {}",
+                        t.id
+                    )
+                },
+                str::to_string,
+            );
+            let _ = out.text(format_args!(
+                "{} ({})\nfamily:       {}\nlevel:        {}\nscore:        {}\nsearch order: {}{}\nHoDoKu code:  {}\nvariants:     {}\n\n{page}\n",
+                t.name,
+                t.id,
+                t.family.name(),
+                t.level,
+                t.score,
+                t.order,
+                if t.enabled { "" } else { " (switched off: the solver does not try it)" },
+                t.hodoku_code().unwrap_or("-"),
+                variants.join(", "),
+            ));
+        }
+        return out.finish(EXIT_OK);
+    }
+    let rows = names::nameable().filter(|t| variant.is_none_or(|v| names::occurs_in(t, v)));
+    if !json {
+        let _ = out.line(format_args!(
+            "{:<26} {:<28} {:<14} {:<8} {:>5}  variants",
+            "id", "name", "family", "level", "score"
+        ));
+    }
+    for t in rows {
+        let written = if json {
+            out.line(row(t))
+        } else {
+            let variants: Vec<&str> = names::variants(t).iter().map(|v| v.name()).collect();
+            out.line(format_args!(
+                "{:<26} {:<28} {:<14} {:<8} {:>5}  {}{}",
+                t.id,
+                t.name,
+                t.family.name(),
+                t.level.name(),
+                t.score,
+                variants.join(","),
+                if t.enabled { "" } else { "  (off)" }
+            ))
+        };
+        if written.is_break() {
+            break;
+        }
+    }
+    out.finish(EXIT_OK)
+}
+
+/// The JSON object of a drill (issue 19): technique, variant, puzzle (line, or TOML text
+/// for jigsaw and killer), placed line, mark grid, and the step `hint --json` prints.
+pub fn drill_json(d: &Drill) -> serde_json::Value {
+    let v = d.puzzle.variant();
+    let puzzle = match v {
+        Variant::Jigsaw | Variant::Killer => format::write_toml(&d.puzzle),
+        _ => format::write_line(&d.puzzle),
+    };
+    json!({
+        "technique": d.technique.id,
+        "variant": v.name(),
+        "puzzle": puzzle,
+        "placed": marks::placed_line(&d.placed),
+        "marks": marks::write_marks(&d.grid),
+        "step": super::logic_cli::step_json(&d.step, d.puzzle.geometry()),
+    })
+}
+
+/// `termdoku drill --technique T [--variant V] [--count N] [--seed S] [--budget SECS]`.
+pub fn drill_command(technique: &str, variant: Variant, count: u64, seed: u64, budget: f64) -> i32 {
+    let t = match resolve(technique, Some(variant)) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let budget = Budget {
+        puzzles: u64::MAX,
+        time: Duration::from_secs_f64(budget),
+    };
+    let h = drill::find(variant, t, count, seed, budget);
+    let mut out = Output::per_line();
+    for d in &h.drills {
+        if out.line(drill_json(d)).is_break() {
+            return out.finish(EXIT_OK);
+        }
+    }
+    if h.drills.len() < count {
+        eprintln!(
+            "termdoku: found {} of {count} {} drills in {} {variant} puzzles ({:.0} s budget): \
+             it is rare there; raise --budget for more",
+            h.drills.len(),
+            t.id,
+            h.puzzles,
+            budget.time.as_secs_f64()
+        );
+        return out.finish(EXIT_PUZZLE);
+    }
+    out.finish(EXIT_OK)
+}
+
+/// Drills per technique in the bank: 20 on standard and for a variant's own techniques,
+/// 5 for a classic technique on another variant.
+fn bank_quota(t: &TechniqueInfo, v: Variant) -> usize {
+    if !t.is_nameable() || !t.enabled || !names::occurs_in(t, v) {
+        0
+    } else if v == Variant::Standard || names::is_variant_technique(t) {
+        20
+    } else {
+        5
+    }
+}
+
+/// `termdoku drill --bank --seed S --puzzles N`: the drill bank on standard output, a
+/// header line first (seed, the command that regenerates it, the table's fingerprint, and
+/// what could not be found).
+pub fn bank_command(seed: u64, puzzles: u64) -> i32 {
+    let mut drills = Vec::new();
+    let mut missing = Vec::new();
+    for v in Variant::ALL {
+        let quota: Vec<usize> = techniques().iter().map(|t| bank_quota(t, v)).collect();
+        let walked = if v == Variant::Standard {
+            puzzles
+        } else {
+            puzzles / 10
+        };
+        let h = drill::harvest(
+            v,
+            seed,
+            &quota,
+            Budget {
+                puzzles: walked,
+                time: Duration::MAX,
+            },
+        );
+        eprintln!(
+            "{v}: {} drills from {} puzzles in {:.1} s",
+            h.drills.len(),
+            h.puzzles,
+            h.elapsed.as_secs_f64()
+        );
+        for (t, &want) in techniques().iter().zip(&quota) {
+            let got = h.drills.iter().filter(|d| d.technique.id == t.id).count();
+            if got < want {
+                missing.push(json!({
+                    "technique": t.id,
+                    "variant": v.name(),
+                    "found": got,
+                    "wanted": want,
+                    "why": format!(
+                        "the first step at only {got} positions of the {} puzzles walked",
+                        h.puzzles
+                    ),
+                }));
+            }
+        }
+        drills.extend(h.drills);
+    }
+    let mut out = Output::buffered();
+    let header = json!({
+        "termdoku-drill-bank": 1,
+        "seed": seed,
+        "command": format!("termdoku drill --bank --seed {seed} --puzzles {puzzles} > puzzles/drills.jsonl"),
+        "table": drill::table_hash(),
+        "drills": drills.len(),
+        "missing": missing,
+    });
+    let _ = out.line(header);
+    for d in &drills {
+        if out.line(drill_json(d)).is_break() {
+            break;
+        }
+    }
+    out.finish(EXIT_OK)
+}
+
+/// Families timed by `bench --drills`, as the issue groups them.
+const GROUPS: &[(&str, &[Family])] = &[
+    ("singles", &[Family::Singles]),
+    ("subsets", &[Family::Subsets, Family::Intersections]),
+    ("fish", &[Family::Fish, Family::ComplexFish]),
+    (
+        "wings",
+        &[Family::Wings, Family::SingleDigit, Family::Coloring],
+    ),
+    ("chains", &[Family::Chains]),
+    ("als", &[Family::Als, Family::SueDeCoq]),
+    ("uniqueness", &[Family::Uniqueness]),
+    ("forcing", &[Family::Forcing]),
+];
+
+/// `termdoku bench --drills`: wall time to a fresh drill (a search from a new seed for one
+/// drill) per family, `count` searches per technique, each given up after `budget` s.
+pub fn bench_drills(count: u64, seed: u64, budget: f64) -> i32 {
+    let mut out = Output::per_line();
+    let budget = Budget {
+        puzzles: u64::MAX,
+        time: Duration::from_secs_f64(budget),
+    };
+    let variant_group = ("variant techniques", &[][..]);
+    for &(group, families) in GROUPS.iter().chain(std::iter::once(&variant_group)) {
+        let members: Vec<&TechniqueInfo> = names::nameable()
+            .filter(|t| t.enabled)
+            .filter(|t| {
+                if families.is_empty() {
+                    names::is_variant_technique(t)
+                } else {
+                    families.contains(&t.family) && !names::is_variant_technique(t)
+                }
+            })
+            .collect();
+        let mut all = Vec::new();
+        let mut slowest: Option<(f64, &str, usize)> = None;
+        let mut missed = 0;
+        for t in &members {
+            let v = names::variants(t).first().copied().unwrap_or_default();
+            let mut times = Vec::new();
+            for i in 0..count {
+                let h = drill::find(v, t, 1, seed.wrapping_add(i), budget);
+                let ms = h.elapsed.as_secs_f64() * 1e3;
+                if h.drills.is_empty() {
+                    missed += 1;
+                }
+                times.push(ms);
+            }
+            times.sort_by(f64::total_cmp);
+            let med = times[times.len() / 2];
+            if slowest.is_none_or(|s| med > s.0) {
+                slowest = Some((med, t.id, times.len()));
+            }
+            all.extend(times);
+        }
+        all.sort_by(f64::total_cmp);
+        let Some(&median) = all.get(all.len() / 2) else {
+            continue;
+        };
+        let line = format!(
+            "{group:<20} median {median:9.1} ms over {} searches ({} techniques; {missed} found nothing within {:.0} s){}",
+            all.len(),
+            members.len(),
+            budget.time.as_secs_f64(),
+            slowest.map_or(String::new(), |(ms, id, _)| format!("; slowest {id} {ms:.1} ms")),
+        );
+        if out.line(line).is_break() {
+            break;
+        }
+    }
+    out.finish(EXIT_OK)
+}

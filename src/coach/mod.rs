@@ -1,0 +1,6 @@
+//! The coach: technique names and where they occur, positions with pencil marks, and
+//! drills (positions where a chosen technique is the next logical step).
+
+pub mod drill;
+pub mod marks;
+pub mod names;
