@@ -103,7 +103,7 @@ fn new_game_menu_snapshots() {
     insta::assert_snapshot!("menu_size_80x24", text(&render(&a, 80, 24)));
     a.press("<enter>");
     insta::assert_snapshot!("menu_level_80x24", text(&render(&a, 80, 24)));
-    a.press("<esc><esc><up><enter>");
+    a.press("<esc><esc>f<enter>");
     assert!(matches!(a.menus.new_game.step, Step::File { .. }));
     insta::assert_snapshot!("menu_file_80x24", text(&render(&a, 80, 24)));
 }
@@ -112,9 +112,9 @@ fn new_game_menu_snapshots() {
 fn a_sixteen_by_sixteen_game_from_the_menu_by_keys() {
     let mut a = app(Variant::Killer);
     a.press("n");
-    // The menu opens on the variant played; a letter jumps to the entry.
+    // The menu opens on the variant played.
     assert_eq!(selected(&a), "killer");
-    a.press("s<enter>");
+    a.press("<home><enter>");
     assert_eq!(a.menus.new_game.list.items, ["4x4", "6x6", "9x9", "16x16"]);
     a.press("j<enter>");
     assert_eq!(selected(&a), "easy");
@@ -153,7 +153,7 @@ fn a_file_that_does_not_parse_is_named_in_the_prompt_with_line_and_column() {
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "# two puzzles\n1234\n").unwrap();
     let mut a = app(Variant::Standard);
-    a.press("n<up><enter>");
+    a.press("nf<enter>");
     for c in bad.display().to_string().chars() {
         a.handle_key(termdoku::tui::keys::Key::Char(c));
     }
@@ -189,18 +189,26 @@ fn a_collection_from_the_file_prompt_opens_its_first_puzzle_and_the_picker() {
 #[test]
 fn the_picker_shows_number_level_and_solved_and_remembers_the_choice() {
     let mut a = on_collection();
-    a.press("o");
+    // The menu offers the file's puzzles.
+    a.press("n");
+    insta::assert_snapshot!("menu_on_collection_80x24", text(&render(&a, 80, 24)));
+    a.press("p<enter>");
     assert_eq!(a.screen, Screen::Picker);
     insta::assert_snapshot!("picker_80x24", text(&render(&a, 80, 24)));
     a.press("jjjj<enter>");
     assert_eq!(a.menus.source.as_ref().unwrap().index, 5);
     assert!(a.records.iter().any(|r| matches!(r,
         Record::Opened { file, index: 5 } if file.ends_with("killer-easy.toml"))));
-    // A game not from a file has no picker.
+    // A game not from a file has no picker entry.
     let mut b = app(Variant::Standard);
-    b.press("o");
-    assert_eq!(b.screen, Screen::Play);
-    assert!(b.message.unwrap().text.contains("not from a file"));
+    b.press("n");
+    assert!(!b
+        .menus
+        .new_game
+        .list
+        .items
+        .iter()
+        .any(|i| i.starts_with("puzzles")));
 }
 
 #[test]
@@ -221,7 +229,7 @@ fn statistics_screen_snapshot() {
         solved: 6,
     });
     a.menus.stats = s;
-    a.press("s");
+    a.press("n<end><up><enter>");
     assert_eq!(a.screen, Screen::Stats);
     insta::assert_snapshot!("stats_100x20", text(&render(&a, 100, 20)));
     a.press("<esc>");
@@ -302,7 +310,7 @@ fn menu_entries_are_clicked_and_the_wheel_moves_the_selection() {
     assert_eq!(a.game.puzzle().difficulty.as_deref(), Some("hard"));
     // The picker too.
     let mut b = on_collection();
-    b.press("o");
+    b.press("np<enter>");
     let (x, y) = entry_pos(&b, area, "3 ");
     b.handle_mouse(Mouse::Click(x, y), area);
     assert_eq!(b.menus.source.as_ref().unwrap().index, 3);

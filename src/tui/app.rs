@@ -378,7 +378,6 @@ impl App {
     fn update_help(&mut self, cmd: Command) {
         match cmd {
             Command::Help | Command::Cancel | Command::Confirm => self.screen = Screen::Play,
-            Command::Rules => self.open_rules(),
             Command::Quit => self.quit = true,
             Command::MoveDown => self.help_scroll = self.help_scroll.saturating_add(1),
             Command::MoveUp => self.help_scroll = self.help_scroll.saturating_sub(1),
@@ -493,18 +492,7 @@ impl App {
                     self.open_new_game();
                     keep_hint = true;
                 }
-                Command::Puzzles => {
-                    self.open_picker();
-                    keep_hint = true;
-                }
-                Command::Statistics => {
-                    self.open_stats();
-                    keep_hint = true;
-                }
-                Command::Rules => {
-                    self.open_rules();
-                    keep_hint = true;
-                }
+
                 Command::Pause => {
                     self.game.paused = !self.game.paused;
                     self.say(

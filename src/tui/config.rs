@@ -81,9 +81,6 @@ commands! {
     Finish finish "finish" ["S"] "Fill in the rest of the solution";
     NewGame new_game "new-game" ["n"] "New game: choose variant and difficulty";
     Pause pause "pause" ["P"] "Pause or resume the timer";
-    Puzzles puzzles "puzzles" ["o"] "Pick another puzzle of this file";
-    Statistics statistics "statistics" ["s"] "Statistics of your games";
-    Rules rules "rules" ["r"] "The rules of this variant";
     Help help "help" ["?", "f1"] "Show or hide this help";
     Confirm confirm "confirm" ["enter"] "Confirm (menus)";
     Cancel cancel "cancel" ["esc"] "Close help or menu, drop the hint";

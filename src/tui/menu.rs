@@ -72,10 +72,16 @@ pub struct NewGame {
     pub variant: Variant,
     pub size: usize,
     pub list: List,
+    /// The first list's entries, kept while a later list is shown.
+    first: Vec<String>,
 }
 
-/// The first list's last entry.
+/// The first list's entries after the variants.
 pub const FROM_FILE: &str = "from file...";
+pub const STATISTICS: &str = "statistics";
+pub const RULES: &str = "rules of this variant";
+/// The picker's entry starts so (and names the file).
+pub const PUZZLES_OF: &str = "puzzles of ";
 
 /// What the app does after a key in a menu.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,18 +97,28 @@ pub enum Outcome {
     },
     /// Open this path (typed in the file prompt).
     Open(String),
+    Picker,
+    Stats,
+    Rules,
 }
 
 impl NewGame {
-    /// The menu at its first list, on the variant being played.
-    pub fn new(current: Variant) -> NewGame {
+    /// The menu at its first list, on the variant being played; `file` names the
+    /// collection being played, whose picker the list offers.
+    pub fn new(current: Variant, file: Option<&str>) -> NewGame {
         let pos = Variant::ALL.iter().position(|&v| v == current).unwrap_or(0);
         let mut items: Vec<String> = Variant::ALL.iter().map(|v| v.to_string()).collect();
         items.push(FROM_FILE.into());
+        if let Some(f) = file {
+            items.push(format!("{PUZZLES_OF}{f}"));
+        }
+        items.push(STATISTICS.into());
+        items.push(RULES.into());
         NewGame {
             step: Step::Variant,
             variant: current,
             size: 9,
+            first: items.clone(),
             list: List::new(items, pos),
         }
     }
@@ -110,7 +126,7 @@ impl NewGame {
     /// The menu's title.
     pub fn title(&self) -> String {
         match self.step {
-            Step::Variant => "New game: variant".into(),
+            Step::Variant => "New game: variant (or more)".into(),
             Step::Size => format!("New {} game: size", self.variant),
             Step::Level => {
                 if self.variant == Variant::Honeycomb {
@@ -161,13 +177,18 @@ impl NewGame {
                     self.go_sizes();
                     Outcome::Stay
                 }
-                None => {
-                    self.step = Step::File {
-                        path: String::new(),
-                        error: None,
-                    };
-                    Outcome::Stay
-                }
+                None => match picked.as_deref() {
+                    Some(STATISTICS) => Outcome::Stats,
+                    Some(RULES) => Outcome::Rules,
+                    Some(p) if p.starts_with(PUZZLES_OF) => Outcome::Picker,
+                    _ => {
+                        self.step = Step::File {
+                            path: String::new(),
+                            error: None,
+                        };
+                        Outcome::Stay
+                    }
+                },
             },
             Step::Size => {
                 let n = picked
@@ -192,18 +213,32 @@ impl NewGame {
         match self.step {
             Step::Variant => Outcome::Close,
             Step::Size | Step::File { .. } => {
-                *self = NewGame::new(self.variant);
+                self.restart();
                 Outcome::Stay
             }
             Step::Level => {
                 if library::sizes(self.variant).len() > 1 {
                     self.go_sizes();
                 } else {
-                    *self = NewGame::new(self.variant);
+                    self.restart();
                 }
                 Outcome::Stay
             }
         }
+    }
+
+    /// Back to the first list, on the variant chosen, keeping its other entries.
+    fn restart(&mut self) {
+        let items = match self.step {
+            Step::Variant => return,
+            _ => std::mem::take(&mut self.first),
+        };
+        let pos = Variant::ALL
+            .iter()
+            .position(|&v| v == self.variant)
+            .unwrap_or(0);
+        self.step = Step::Variant;
+        self.list = List::new(items, pos);
     }
 
     /// A key: arrows and j/k move, Enter/right/l choose, Esc/left/h go back, another letter
@@ -304,7 +339,7 @@ impl Default for Menus {
         Menus {
             source: None,
             stats: Stats::new(),
-            new_game: NewGame::new(Variant::Standard),
+            new_game: NewGame::new(Variant::Standard, None),
             picker: List::default(),
             scroll: 0,
         }
@@ -314,7 +349,13 @@ impl Default for Menus {
 impl App {
     /// Opens the new-game menu on the variant being played.
     pub fn open_new_game(&mut self) {
-        self.menus.new_game = NewGame::new(self.game.puzzle().variant());
+        let file = self.menus.source.as_ref().map(|s| {
+            s.file.file_name().map_or_else(
+                || s.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        });
+        self.menus.new_game = NewGame::new(self.game.puzzle().variant(), file.as_deref());
         self.screen = Screen::NewGame;
     }
 
@@ -406,6 +447,8 @@ impl App {
                 Key::Char('q') | Key::Ctrl('c') => self.quit = true,
                 _ => self.screen = Screen::Play,
             },
+            // The help screen's own key: the rules page.
+            Screen::Help if key == Key::Char('r') => self.open_rules(),
             Screen::Play | Screen::Help => return false,
         }
         true
@@ -433,6 +476,9 @@ impl App {
                 self.say(Tone::Info, format!("New {what} game: {note}."));
             }
             Outcome::Open(path) => self.open_file(&path),
+            Outcome::Picker => self.open_picker(),
+            Outcome::Stats => self.open_stats(),
+            Outcome::Rules => self.open_rules(),
         }
     }
 
@@ -498,7 +544,7 @@ pub fn picker_key(list: &mut List, key: Key) -> Result<Option<usize>, Outcome> {
         Key::Home => list.selected = 0,
         Key::End => list.selected = list.items.len().saturating_sub(1),
         Key::Enter | Key::Char('l') | Key::Right => return Ok(Some(list.selected + 1)),
-        Key::Esc | Key::Char('h') | Key::Left | Key::Char('o') => return Err(Outcome::Close),
+        Key::Esc | Key::Char('h') | Key::Left => return Err(Outcome::Close),
         Key::Char('q') | Key::Ctrl('c') => return Err(Outcome::Quit),
         _ => {}
     }
@@ -511,7 +557,7 @@ mod tests {
 
     #[test]
     fn lists_wrap_and_jump_by_first_letter() {
-        let mut m = NewGame::new(Variant::Standard);
+        let mut m = NewGame::new(Variant::Standard, None);
         m.key(Key::Up);
         assert_eq!(m.list.items[m.list.selected], FROM_FILE);
         m.key(Key::Char('K'));
@@ -522,7 +568,7 @@ mod tests {
 
     #[test]
     fn standard_asks_the_size_and_killer_goes_straight_to_the_level() {
-        let mut m = NewGame::new(Variant::Standard);
+        let mut m = NewGame::new(Variant::Standard, None);
         assert_eq!(m.key(Key::Enter), Outcome::Stay);
         assert_eq!(m.step, Step::Size);
         assert_eq!(m.list.items, ["4x4", "6x6", "9x9", "16x16"]);
@@ -537,7 +583,7 @@ mod tests {
                 level: "easy".into()
             }
         );
-        let mut m = NewGame::new(Variant::Killer);
+        let mut m = NewGame::new(Variant::Killer, None);
         m.key(Key::Enter);
         assert_eq!(m.step, Step::Level);
         assert_eq!(m.list.items.len(), 6);
@@ -549,7 +595,7 @@ mod tests {
 
     #[test]
     fn the_file_prompt_takes_typed_keys_and_keeps_its_error_until_a_change() {
-        let mut m = NewGame::new(Variant::Standard);
+        let mut m = NewGame::new(Variant::Standard, None);
         m.key(Key::Char('f'));
         m.key(Key::Enter);
         assert!(matches!(m.step, Step::File { .. }));
