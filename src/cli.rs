@@ -45,6 +45,10 @@ pub struct PlayOpts {
     /// The level of a new game (from the puzzles/ folder).
     #[arg(long, value_enum)]
     pub difficulty: Option<Level>,
+    /// The grid side of a new game: 4, 6, 9 or 16 (standard has them all; the other
+    /// variants are 9x9).
+    #[arg(long, value_parser = values::grid_size)]
+    pub size: Option<usize>,
     /// Which puzzle of a file of several (1-based; default: the one last played from it,
     /// else the first).
     #[arg(long, requires = "puzzle", value_parser = clap::value_parser!(u64).range(1..))]
@@ -240,6 +244,7 @@ pub fn run(command: Command) -> i32 {
             puzzle,
             variant,
             difficulty,
+            size,
             index,
             position,
         }) => {
@@ -260,6 +265,7 @@ pub fn run(command: Command) -> i32 {
                 puzzle: if start.is_some() { None } else { puzzle },
                 variant,
                 difficulty: difficulty.map(|l| l.name().to_string()),
+                size,
                 index: index.map(|i| i as usize),
                 start,
             })

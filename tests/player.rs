@@ -302,8 +302,9 @@ fn hints_solve_every_variant() {
 fn new_game_menu_starts_the_chosen_variant() {
     let mut a = app(Variant::Standard);
     a.press("n");
-    assert!(matches!(a.screen, Screen::NewGame(_)));
-    a.press("l l l l <enter>");
+    assert_eq!(a.screen, Screen::NewGame);
+    // Down to honeycomb, choose it, then its first level.
+    a.press("j j j j <enter> <enter>");
     assert_eq!(a.screen, Screen::Play);
     assert_eq!(a.game.puzzle().variant(), Variant::Honeycomb);
     assert_eq!(a.cursor, 0);

@@ -30,16 +30,42 @@ pub fn puzzle_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-fn matches(p: &Puzzle, variant: Variant, difficulty: &str) -> bool {
+fn matches(p: &Puzzle, variant: Variant, size: usize, difficulty: &str) -> bool {
     p.variant() == variant
+        && side(p) == size
         && (difficulty == "any"
             || p.difficulty
                 .as_deref()
                 .is_some_and(|d| d.eq_ignore_ascii_case(difficulty)))
 }
 
-/// Every puzzle of this variant and difficulty found in `dirs` (unreadable files skipped).
-pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle> {
+/// A puzzle's grid side (9 for a honeycomb).
+pub fn side(p: &Puzzle) -> usize {
+    usize::from(p.geometry().max_digit())
+}
+
+/// A line file's name read as `<variant>[-<N>x<N>][-<level>]`: the variant, the side
+/// (default 9) and the level (default `any`).
+fn line_file_name(stem: &str) -> Option<(Variant, usize, &str)> {
+    let mut parts = stem.splitn(3, '-');
+    let variant = Variant::parse(parts.next()?)?;
+    let mut size = 9;
+    let mut level = "any";
+    for part in parts {
+        match part
+            .split_once('x')
+            .and_then(|(a, b)| (a == b).then_some(a))
+        {
+            Some(n) => size = n.parse().ok()?,
+            None => level = part,
+        }
+    }
+    Some((variant, size, level))
+}
+
+/// Every puzzle of this variant, side and difficulty found in `dirs` (unreadable files
+/// skipped).
+pub fn find(dirs: &[PathBuf], variant: Variant, size: usize, difficulty: &str) -> Vec<Puzzle> {
     let mut out = Vec::new();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -59,12 +85,17 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
                 if let Ok(bytes) = read_small_file(&path) {
                     // One puzzle or a `[[puzzle]]` collection (the shipped jigsaw and killer sets).
                     if let Ok(list) = parse_toml_file(&bytes, &name) {
-                        out.extend(list.into_iter().filter(|p| matches(p, variant, difficulty)));
+                        out.extend(
+                            list.into_iter()
+                                .filter(|p| matches(p, variant, size, difficulty)),
+                        );
                     }
                 }
             } else if let Some(stem) = name.strip_suffix(".txt") {
-                let (v, d) = stem.split_once('-').unwrap_or((stem, "any"));
-                if Variant::parse(v) != Some(variant) {
+                let Some((v, n, d)) = line_file_name(stem) else {
+                    continue;
+                };
+                if v != variant || (variant != Variant::Honeycomb && n != size) {
                     continue;
                 }
                 if difficulty != "any" && !d.eq_ignore_ascii_case(difficulty) {
@@ -74,7 +105,7 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
                     continue;
                 }
                 if let Ok(list) = load_file(&path, variant) {
-                    out.extend(list.into_iter().map(|mut p| {
+                    out.extend(list.into_iter().filter(|p| side(p) == size).map(|mut p| {
                         if d != "any" {
                             p.difficulty = Some(d.to_string());
                         }
@@ -92,16 +123,24 @@ pub fn find(dirs: &[PathBuf], variant: Variant, difficulty: &str) -> Vec<Puzzle>
 
 /// A puzzle for a new game: a pseudo-random pick from the folders, else the built-in one.
 /// The second value says where it came from.
-pub fn pick(variant: Variant, difficulty: &str, seed: u64) -> (Puzzle, String) {
-    let mut found = find(&puzzle_dirs(), variant, difficulty);
+pub fn pick(variant: Variant, size: usize, difficulty: &str, seed: u64) -> (Puzzle, String) {
+    let size = if variant == Variant::Honeycomb {
+        9
+    } else {
+        size
+    };
+    let mut found = find(&puzzle_dirs(), variant, size, difficulty);
     if found.is_empty() {
-        found = embedded(variant, difficulty);
+        found = embedded(variant, size, difficulty);
     }
     if found.is_empty() {
-        let note = if difficulty == "any" {
+        let note = if difficulty == "any" && size == 9 {
             format!("built-in {variant} puzzle")
         } else {
-            format!("no {difficulty} {variant} puzzles found in puzzles/: built-in one instead")
+            format!(
+                "no {difficulty} {variant} {size}x{size} puzzles found in puzzles/: built-in \
+                 9x9 one instead"
+            )
         };
         return (builtin::puzzle(variant), note);
     }
@@ -112,11 +151,12 @@ pub fn pick(variant: Variant, difficulty: &str, seed: u64) -> (Puzzle, String) {
 
 /// The collections built into the binary (`puzzles/` at build time), so a player installed
 /// anywhere still has every variant and level.
-pub fn embedded(variant: Variant, difficulty: &str) -> Vec<Puzzle> {
+pub fn embedded(variant: Variant, size: usize, difficulty: &str) -> Vec<Puzzle> {
     crate::generate::shipped::collections()
         .iter()
         .filter(|c| {
             c.variant == variant
+                && c.size == size
                 && (difficulty == "any" || c.level.to_string().eq_ignore_ascii_case(difficulty))
         })
         .flat_map(|c| {
@@ -124,6 +164,31 @@ pub fn embedded(variant: Variant, difficulty: &str) -> Vec<Puzzle> {
                 p.difficulty = Some(c.level.to_string());
                 p
             })
+        })
+        .collect()
+}
+
+/// The grid sides a variant's new games come in (those with shipped puzzles).
+pub fn sizes(variant: Variant) -> Vec<usize> {
+    let mut out: Vec<usize> = crate::generate::shipped::collections()
+        .iter()
+        .filter(|c| c.variant == variant)
+        .map(|c| c.size)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The levels shipped for a variant and side, easiest first.
+pub fn levels(variant: Variant, size: usize) -> Vec<&'static str> {
+    DIFFICULTIES[1..]
+        .iter()
+        .copied()
+        .filter(|l| {
+            crate::generate::shipped::collections()
+                .iter()
+                .any(|c| c.variant == variant && c.size == size && c.level.to_string() == *l)
         })
         .collect()
 }
@@ -158,6 +223,34 @@ pub fn remember_index(state: &Path, file: &Path, index: usize) -> std::io::Resul
     all.insert(position_key(file), index);
     let bytes = serde_json::to_vec_pretty(&all).map_err(std::io::Error::other)?;
     super::save::write_atomic(&state.join(POSITIONS), &bytes)
+}
+
+/// The file in the state folder that remembers which puzzles of each collection were solved.
+const SOLVED: &str = "collections-solved.json";
+
+fn solved_all(
+    state: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<usize>> {
+    std::fs::read(state.join(SOLVED))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// The 1-based numbers of the puzzles of `file` solved so far.
+pub fn solved_in(state: &Path, file: &Path) -> std::collections::BTreeSet<usize> {
+    solved_all(state)
+        .remove(&position_key(file))
+        .unwrap_or_default()
+}
+
+/// Remembers that puzzle `index` (1-based) of `file` was solved. Only the holder of the
+/// state folder's lock calls this.
+pub fn remember_solved(state: &Path, file: &Path, index: usize) -> std::io::Result<()> {
+    let mut all = solved_all(state);
+    all.entry(position_key(file)).or_default().insert(index);
+    let bytes = serde_json::to_vec_pretty(&all).map_err(std::io::Error::other)?;
+    super::save::write_atomic(&state.join(SOLVED), &bytes)
 }
 
 /// Picks puzzle `index` (1-based) of a file's puzzles, else the remembered one (when still
@@ -202,7 +295,7 @@ mod folder_tests {
     fn new_games_come_from_the_shipped_collections() {
         let dirs = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles")];
         for variant in [Variant::Killer, Variant::Jigsaw] {
-            let found = find(&dirs, variant, "easy");
+            let found = find(&dirs, variant, 9, "easy");
             assert_eq!(found.len(), 30, "{variant}: the shipped easy collection");
             assert!(found.iter().all(|p| p.variant() == variant));
         }
@@ -225,7 +318,7 @@ mod folder_tests {
         )
         .unwrap();
         // Opening the FIFO would block for ever: `find` must not.
-        let found = find(&[dir.path().to_path_buf()], Variant::Standard, "any");
+        let found = find(&[dir.path().to_path_buf()], Variant::Standard, 9, "any");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].difficulty.as_deref(), Some("easy"));
     }
@@ -236,7 +329,7 @@ mod position_tests {
     use super::*;
 
     fn three() -> Vec<Puzzle> {
-        embedded(Variant::Killer, "easy")
+        embedded(Variant::Killer, 9, "easy")
             .into_iter()
             .take(3)
             .collect()
@@ -254,6 +347,14 @@ mod position_tests {
         remember_index(state.path(), &b, 2).unwrap();
         assert_eq!(last_index(state.path(), &a), Some(3));
         assert_eq!(last_index(state.path(), &b), Some(2));
+        assert!(solved_in(state.path(), &a).is_empty());
+        remember_solved(state.path(), &a, 3).unwrap();
+        remember_solved(state.path(), &a, 1).unwrap();
+        assert_eq!(
+            solved_in(state.path(), &a).into_iter().collect::<Vec<_>>(),
+            [1, 3]
+        );
+        assert!(solved_in(state.path(), &b).is_empty());
     }
 
     #[test]
@@ -282,10 +383,110 @@ mod embedded_tests {
     fn every_variant_and_level_has_built_in_puzzles() {
         for variant in Variant::ALL {
             for level in &DIFFICULTIES[1..] {
-                let list = embedded(variant, level);
+                let list = embedded(variant, 9, level);
                 assert!(list.len() >= 30, "{variant} {level}: {}", list.len());
                 assert!(list.iter().all(|p| p.variant() == variant));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod sized_tests {
+    use super::*;
+    use crate::generate::shipped::collections;
+    use crate::generate::{Generator, Options};
+    use crate::solver::exact;
+
+    #[test]
+    fn line_file_names_carry_variant_size_and_level() {
+        assert_eq!(
+            line_file_name("standard-16x16-hard"),
+            Some((Variant::Standard, 16, "hard"))
+        );
+        assert_eq!(
+            line_file_name("standard-easy"),
+            Some((Variant::Standard, 9, "easy"))
+        );
+        assert_eq!(
+            line_file_name("diagonal"),
+            Some((Variant::Diagonal, 9, "any"))
+        );
+        assert_eq!(line_file_name("nonsense-easy"), None);
+    }
+
+    #[test]
+    fn the_shipped_folder_keeps_sizes_apart() {
+        let dirs = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles")];
+        let nine = find(&dirs, Variant::Standard, 9, "any");
+        assert!(nine.iter().all(|p| side(p) == 9), "9x9 games only");
+        let big = find(&dirs, Variant::Standard, 16, "easy");
+        assert_eq!(big.len(), 20);
+        assert!(big.iter().all(|p| side(p) == 16));
+        assert_eq!(sizes(Variant::Standard), vec![4, 6, 9, 16]);
+        assert_eq!(sizes(Variant::Killer), vec![9]);
+        assert_eq!(levels(Variant::Standard, 4), vec!["easy"]);
+        assert_eq!(
+            levels(Variant::Standard, 16),
+            vec!["easy", "medium", "hard"]
+        );
+    }
+
+    /// The header's command, e.g. `termdoku generate --variant standard --size 6
+    /// --difficulty hard --count 20 --seed 20261201`, as (size, level, seed).
+    fn header(text: &str) -> (usize, String, u64) {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# generator: "))
+            .expect("a generator line");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let arg = |name: &str| {
+            let i = words.iter().position(|w| *w == name).expect(name);
+            words[i + 1].to_string()
+        };
+        (
+            arg("--size").parse().unwrap(),
+            arg("--difficulty"),
+            arg("--seed").parse().unwrap(),
+        )
+    }
+
+    /// Every puzzle of the 4x4, 6x6 and 16x16 files parses and has one solution, and the
+    /// command in a file's header makes its puzzles again (sampled: one of each file, the
+    /// cheap levels).
+    #[test]
+    fn sized_collections_are_unique_and_reproduce_from_their_seed() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        for c in collections().iter().filter(|c| c.size != 9) {
+            let puzzles = c.puzzles().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(puzzles.len(), 20, "{}", c.path);
+            for (i, p) in puzzles.iter().enumerate() {
+                assert_eq!(side(p), c.size, "{} #{}", c.path, i + 1);
+                assert_eq!(exact::solve(p, 2).count, 1, "{} #{}", c.path, i + 1);
+            }
+            let text = std::fs::read_to_string(root.join(c.path)).unwrap();
+            let (size, level, seed) = header(&text);
+            assert_eq!(
+                (size, level.as_str()),
+                (c.size, c.level.name()),
+                "{}",
+                c.path
+            );
+            if c.level.name() != "easy" {
+                continue;
+            }
+            let mut opts = Options::new(c.variant, c.level);
+            opts.size = size;
+            let generator = Generator::new(opts, seed).unwrap();
+            let k = puzzles.len() - 1;
+            let again = generator.generate(k as u64).unwrap().puzzle;
+            assert_eq!(
+                crate::format::write_line(&again),
+                crate::format::write_line(&puzzles[k]),
+                "{} #{}",
+                c.path,
+                k + 1
+            );
         }
     }
 }

@@ -16,6 +16,8 @@ use crate::puzzle::{Puzzle, Variant};
 #[derive(Clone, Copy, Debug)]
 pub struct Collection {
     pub variant: Variant,
+    /// Grid side (9 for honeycomb).
+    pub size: usize,
     pub level: Level,
     /// Path inside the repository, for messages.
     pub path: &'static str,
@@ -24,8 +26,12 @@ pub struct Collection {
 
 macro_rules! collection {
     ($variant:ident, $level:ident, $file:literal) => {
+        collection!($variant, 9, $level, $file)
+    };
+    ($variant:ident, $size:literal, $level:ident, $file:literal) => {
         Collection {
             variant: Variant::$variant,
+            size: $size,
             level: Level::$level,
             path: concat!("puzzles/", $file),
             text: include_str!(concat!("../../puzzles/", $file)),
@@ -59,6 +65,16 @@ static COLLECTIONS: &[Collection] = &[
     collection!(Killer, Hard, "killer-hard.toml"),
     collection!(Killer, Unfair, "killer-unfair.toml"),
     collection!(Killer, Extreme, "killer-extreme.toml"),
+    // Other sizes: the levels each can reach (a 4x4 grid needs only singles, a 6x6 has
+    // no extreme puzzles, a 16x16 beyond hard takes minutes each to find).
+    collection!(Standard, 4, Easy, "standard-4x4-easy.txt"),
+    collection!(Standard, 6, Easy, "standard-6x6-easy.txt"),
+    collection!(Standard, 6, Medium, "standard-6x6-medium.txt"),
+    collection!(Standard, 6, Hard, "standard-6x6-hard.txt"),
+    collection!(Standard, 6, Unfair, "standard-6x6-unfair.txt"),
+    collection!(Standard, 16, Easy, "standard-16x16-easy.txt"),
+    collection!(Standard, 16, Medium, "standard-16x16-medium.txt"),
+    collection!(Standard, 16, Hard, "standard-16x16-hard.txt"),
 ];
 
 /// Every shipped collection.
@@ -85,11 +101,11 @@ impl Collection {
     }
 }
 
-/// The shipped collection for a variant and level.
+/// The shipped 9x9 collection for a variant and level.
 pub fn collection(variant: Variant, level: Level) -> Option<&'static Collection> {
     COLLECTIONS
         .iter()
-        .find(|c| c.variant == variant && c.level == level)
+        .find(|c| c.variant == variant && c.size == 9 && c.level == level)
 }
 
 /// All shipped puzzles of a variant and level (empty when there are none).
@@ -132,7 +148,8 @@ mod tests {
     #[test]
     fn every_shipped_puzzle_is_unique_and_at_its_level() {
         let mut wrong = Vec::new();
-        for c in collections() {
+        // Other sizes have their own test (`sized_collections`), without the costly rating.
+        for c in collections().iter().filter(|c| c.size == 9) {
             let puzzles = c.puzzles().unwrap_or_else(|e| panic!("{e}"));
             assert!(
                 !puzzles.is_empty() || c.level == Level::Extreme,

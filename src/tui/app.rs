@@ -3,28 +3,25 @@
 
 use super::config::{Borders, Command, Config};
 use super::keys::{BindingError, Key, Keymap};
+use super::menu::Menus;
 use super::theme::Theme;
 use crate::game::hints::{self, Hint};
-use crate::game::library::{self, DIFFICULTIES};
+use crate::game::stats::Kind;
 use crate::game::{Game, MoveError};
 use crate::geometry::Cell;
-use crate::puzzle::{Puzzle, Variant};
+use crate::puzzle::Puzzle;
 use crate::solver::logic::Detail;
 
-/// Which screen is shown.
+/// Which screen is shown (the menus' state is in [`App::menus`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Screen {
     Play,
     Help,
-    NewGame(Menu),
-}
-
-/// The new-game menu: a row (0 variant, 1 difficulty) and the choice in each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Menu {
-    pub row: usize,
-    pub variant: usize,
-    pub difficulty: usize,
+    NewGame,
+    /// The puzzles of the collection being played.
+    Picker,
+    Stats,
+    Rules,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,11 +56,23 @@ impl HintState {
 /// Something for the event loop to write down (the app itself does no I/O).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Record {
-    Started,
+    Started(Kind),
+    /// Puzzle `index` (1-based) of a collection file is being played.
+    Opened {
+        file: std::path::PathBuf,
+        index: usize,
+    },
+    /// Puzzle `index` of a collection file was solved.
+    SolvedInFile {
+        file: std::path::PathBuf,
+        index: usize,
+    },
     Solved {
         difficulty: Option<String>,
         ms: u64,
         assisted: bool,
+        kind: Kind,
+        hints: u32,
     },
 }
 
@@ -104,6 +113,8 @@ pub struct App {
     /// is shown when it comes (tests set 0 to exercise that path).
     pub hint_wait_ms: u64,
     hinter: Hinter,
+    /// The menus' state, the collection played and the stats shown.
+    pub menus: Menus,
 }
 
 /// The board a hint was asked for, and where its answer will arrive.
@@ -232,6 +243,7 @@ impl App {
             pending: None,
             hint_wait_ms: 150,
             hinter: Hinter::default(),
+            menus: Menus::default(),
         })
     }
 
@@ -254,8 +266,15 @@ impl App {
         if self.config.game.fill_candidates_on_start {
             let _ = self.game.fill_candidates(0);
         }
-        self.records.push(Record::Started);
+        self.records.push(Record::Started(self.kind()));
         self.dirty = true;
+    }
+
+    /// The kind of game being played, as the stats count it.
+    pub fn kind(&self) -> Kind {
+        let p = self.game.puzzle();
+        let size = self.game.geometry().max_digit().into();
+        Kind::new(p.variant().name(), size, p.difficulty.as_deref())
     }
 
     /// Seeds the choice of puzzles for new games.
@@ -274,6 +293,9 @@ impl App {
 
     /// Handles a key press: looks up its command and runs it.
     pub fn handle_key(&mut self, key: Key) {
+        if !self.quit_prompt && self.menu_key(key) {
+            return;
+        }
         let cmd = self.keymap.lookup(key, self.max_digit());
         if self.quit_prompt {
             self.answer_quit_prompt(key, cmd);
@@ -334,7 +356,7 @@ impl App {
         }
     }
 
-    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+    pub(crate) fn say(&mut self, tone: Tone, text: impl Into<String>) {
         self.message_fresh = true;
         self.message = Some(Message {
             text: text.into(),
@@ -346,7 +368,9 @@ impl App {
     pub fn update(&mut self, cmd: Command) {
         match self.screen {
             Screen::Help => self.update_help(cmd),
-            Screen::NewGame(menu) => self.update_menu(menu, cmd),
+            Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules => {
+                self.update_menus(cmd)
+            }
             Screen::Play => self.update_play(cmd),
         }
     }
@@ -361,48 +385,13 @@ impl App {
         }
     }
 
-    fn update_menu(&mut self, mut menu: Menu, cmd: Command) {
-        let nv = Variant::ALL.len();
-        let nd = DIFFICULTIES.len();
-        match cmd {
-            Command::MoveUp | Command::MoveDown => menu.row = 1 - menu.row.min(1),
-            Command::MoveLeft | Command::MoveRight => {
-                let step = |i: usize, n: usize| {
-                    if cmd == Command::MoveLeft {
-                        (i + n - 1) % n
-                    } else {
-                        (i + 1) % n
-                    }
-                };
-                if menu.row == 0 {
-                    menu.variant = step(menu.variant, nv);
-                } else {
-                    menu.difficulty = step(menu.difficulty, nd);
-                }
-            }
-            Command::Confirm => {
-                let variant = Variant::ALL[menu.variant % nv];
-                let difficulty = DIFFICULTIES[menu.difficulty % nd];
-                self.seed = self
-                    .seed
-                    .rotate_left(17)
-                    .wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let (puzzle, note) = library::pick(variant, difficulty, self.seed);
-                self.new_game(puzzle);
-                self.say(Tone::Info, format!("New {variant} game: {note}."));
-                return;
-            }
-            Command::Cancel | Command::NewGame => {
-                self.screen = Screen::Play;
-                return;
-            }
-            Command::Quit => {
-                self.quit = true;
-                return;
-            }
-            _ => {}
-        }
-        self.screen = Screen::NewGame(menu);
+    /// The next seed for picking a puzzle.
+    pub(crate) fn next_seed(&mut self) -> u64 {
+        self.seed = self
+            .seed
+            .rotate_left(17)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.seed
     }
 
     /// Replaces the game.
@@ -500,17 +489,10 @@ impl App {
                     ),
                 },
                 Command::NewGame => {
-                    let variant = Variant::ALL
-                        .iter()
-                        .position(|&v| v == self.game.puzzle().variant())
-                        .unwrap_or(0);
-                    self.screen = Screen::NewGame(Menu {
-                        row: 0,
-                        variant,
-                        difficulty: 0,
-                    });
+                    self.open_new_game();
                     keep_hint = true;
                 }
+
                 Command::Pause => {
                     self.game.paused = !self.game.paused;
                     self.say(
@@ -577,7 +559,10 @@ impl App {
                 difficulty: self.game.puzzle().difficulty.clone(),
                 ms: self.game.elapsed_ms,
                 assisted: self.game.assisted,
+                kind: self.kind(),
+                hints: self.game.hints_used,
             });
+            self.note_solved_in_file();
         }
     }
 
@@ -824,6 +809,7 @@ fn cells(n: usize) -> String {
 mod tests {
     use super::*;
     use crate::game::builtin;
+    use crate::puzzle::Variant;
 
     #[test]
     fn a_panicking_hint_search_is_reported_and_the_next_hint_works() {

@@ -133,6 +133,7 @@ pub struct Display {
     pub highlight_same_digit: bool,
     pub highlight_houses: bool,
     pub show_timer: bool,
+    pub mouse: bool,
 }
 
 impl Default for Display {
@@ -143,6 +144,7 @@ impl Default for Display {
             highlight_same_digit: true,
             highlight_houses: true,
             show_timer: true,
+            mouse: true,
         }
     }
 }

@@ -4,6 +4,8 @@
 pub mod app;
 pub mod config;
 pub mod keys;
+pub mod menu;
+pub mod mouse;
 pub mod theme;
 pub mod view;
 pub mod writer;
@@ -32,6 +34,8 @@ pub struct PlayArgs {
     pub puzzle: Option<String>,
     pub variant: Option<Variant>,
     pub difficulty: Option<String>,
+    /// The grid side of a new game (default 9).
+    pub size: Option<usize>,
     /// Which puzzle (1-based) of a file of several.
     pub index: Option<usize>,
     /// A position with pencil marks to start from (`play --marks`/`--placed`).
@@ -40,7 +44,7 @@ pub struct PlayArgs {
 
 /// The puzzle of `play PUZZLE`: a line-format string, or puzzle `--index` (else the one last
 /// played, else the first) of a file; with the file and index when it is a file.
-fn open_puzzle(arg: &str, args: &PlayArgs) -> Result<(Puzzle, Option<(PathBuf, usize)>), String> {
+fn open_puzzle(arg: &str, args: &PlayArgs) -> Result<(Puzzle, Option<Opened>), String> {
     let variant = args.variant.unwrap_or_default();
     let path = Path::new(arg);
     if std::fs::symlink_metadata(path).is_err() {
@@ -55,9 +59,13 @@ fn open_puzzle(arg: &str, args: &PlayArgs) -> Result<(Puzzle, Option<(PathBuf, u
     crate::format::regular_file_size(path).map_err(|e| e.to_string())?;
     let list = crate::format::load_file(path, variant).map_err(|e| e.to_string())?;
     let remembered = save::state_dir().and_then(|d| library::last_index(&d, path));
+    let all = list.clone();
     let (p, i) = library::choose(list, arg, args.index, remembered)?;
-    Ok((p, Some((path.to_path_buf(), i))))
+    Ok((p, Some((path.to_path_buf(), i, all))))
 }
+
+/// A file opened at start: its path, the 1-based index played and all its puzzles.
+type Opened = (PathBuf, usize, Vec<Puzzle>);
 
 /// Why `play` refuses to start without a terminal.
 pub const NO_TERMINAL: &str = "play needs a terminal (stdin and stdout must be a TTY)";
@@ -76,7 +84,7 @@ pub fn play(args: PlayArgs) -> i32 {
     let mut fresh = None;
     // The file and index opened from a file of several puzzles, remembered once the state
     // folder is ours.
-    let mut opened: Option<(PathBuf, usize)> = None;
+    let mut opened: Option<Opened> = None;
     if let Some(arg) = &args.puzzle {
         match open_puzzle(arg, &args) {
             Ok((p, at)) => {
@@ -88,6 +96,10 @@ pub fn play(args: PlayArgs) -> i32 {
                 return 2;
             }
         }
+    }
+    if let Some(why) = unavailable(&args) {
+        eprintln!("termdoku: {why}");
+        return 2;
     }
     if let Some(clash) = fresh.as_ref().and_then(clash) {
         eprintln!("termdoku: invalid puzzle: {clash}");
@@ -126,7 +138,7 @@ pub fn play(args: PlayArgs) -> i32 {
             }
         }
     }
-    if let (Some(dir), Some(_), Some((file, i))) = (&state, &lock, &opened) {
+    if let (Some(dir), Some(_), Some((file, i, _))) = (&state, &lock, &opened) {
         // Losing this memory only means the next start opens the first puzzle.
         let _ = library::remember_index(dir, file, *i);
         notes.push((Tone::Info, format!("Puzzle {i} of {}.", file.display())));
@@ -135,6 +147,7 @@ pub fn play(args: PlayArgs) -> i32 {
     let game_file = state.as_deref().map(save::game_path);
     let mut save_path = game_file.clone().filter(|_| writes);
     let stats = state.as_deref().map(stats_path).filter(|_| writes);
+    let mut shown_stats = crate::game::stats::Stats::new();
     // Only the lock's holder may remove temporaries: another player may be writing one.
     if let Some(p) = save_path.as_ref().filter(|_| lock.is_some()) {
         save::remove_stale_temps(p);
@@ -151,7 +164,7 @@ pub fn play(args: PlayArgs) -> i32 {
                     aside.display()
                 ),
             )),
-            Ok((_, None)) => {}
+            Ok((s, None)) => shown_stats = s,
             Err(e) => notes.push((Tone::Warning, format!("The stats could not be read: {e}."))),
         }
     }
@@ -163,10 +176,13 @@ pub fn play(args: PlayArgs) -> i32 {
         // The position's own marks, not freshly filled ones.
         config.game.fill_candidates_on_start = false;
     }
-    if fresh.is_none() && (args.variant.is_some() || args.difficulty.is_some()) {
+    if fresh.is_none()
+        && (args.variant.is_some() || args.difficulty.is_some() || args.size.is_some())
+    {
         let variant = args.variant.unwrap_or_default();
         let difficulty = args.difficulty.as_deref().unwrap_or("any");
-        let (p, n) = library::pick(variant, difficulty, seed());
+        let size = args.size.unwrap_or(9);
+        let (p, n) = library::pick(variant, size, difficulty, seed());
         notes.push((Tone::Info, format!("New {variant} game: {n}.")));
         fresh = Some(p);
     } else if fresh.is_none() {
@@ -238,6 +254,19 @@ pub fn play(args: PlayArgs) -> i32 {
         }
     };
     app.set_seed(seed());
+    app.menus.stats = shown_stats;
+    if let Some((file, index, puzzles)) = opened.filter(|o| o.2.len() > 1) {
+        let solved = state
+            .as_deref()
+            .map(|d| library::solved_in(d, &file))
+            .unwrap_or_default();
+        app.menus.source = Some(menu::Source {
+            file,
+            puzzles,
+            index,
+            solved,
+        });
+    }
     if let Some((tone, text)) = notes.pop() {
         app.message = Some(Message { text, tone });
     }
@@ -262,6 +291,24 @@ pub fn play(args: PlayArgs) -> i32 {
     };
     drop(lock);
     status
+}
+
+/// Why a new game of this variant, size and level cannot be had (none shipped).
+fn unavailable(args: &PlayArgs) -> Option<String> {
+    if args.puzzle.is_some() {
+        return None;
+    }
+    let size = args.size?;
+    let variant = args.variant.unwrap_or_default();
+    let sizes = library::sizes(variant);
+    if sizes.contains(&size) || variant == Variant::Honeycomb {
+        return None;
+    }
+    let list: Vec<String> = sizes.iter().map(|n| format!("{n}x{n}")).collect();
+    Some(format!(
+        "no {variant} {size}x{size} puzzles: {variant} comes in {}",
+        list.join(", ")
+    ))
 }
 
 /// Two givens that break a rule, named for the player.
@@ -294,7 +341,13 @@ fn seed() -> u64 {
 pub fn restore_terminal() {
     let _ = terminal::disable_raw_mode();
     let mut out = std::io::stdout();
-    let _ = execute!(out, terminal::LeaveAlternateScreen, cursor::Show);
+    // Mouse reporting off first: left on, the shell would read clicks as text.
+    let _ = execute!(
+        out,
+        event::DisableMouseCapture,
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = out.flush();
 }
 
@@ -362,6 +415,10 @@ impl Saver<'_> {
             return;
         }
         let records: Vec<Record> = app.records.drain(..).collect();
+        // The statistics screen shows what the file will hold.
+        for r in &records {
+            tally(&mut app.menus.stats, r);
+        }
         let Some(path) = self.files.stats.clone() else {
             return;
         };
@@ -370,16 +427,18 @@ impl Saver<'_> {
             Box::new(move || {
                 // A corrupt file is moved aside (the player was told at start).
                 let (mut stats, _) = Stats::load(&path).map_err(std::io::Error::other)?;
-                for r in records {
+                let state = path.parent().unwrap_or(Path::new("."));
+                for r in &records {
+                    tally(&mut stats, r);
+                    // Losing these only costs the picker its memory.
                     match r {
-                        Record::Started => stats.started = stats.started.saturating_add(1),
-                        Record::Solved {
-                            difficulty,
-                            ms,
-                            assisted,
-                        } => {
-                            stats.record_solve(difficulty.as_deref(), ms, assisted);
+                        Record::Opened { file, index } => {
+                            let _ = library::remember_index(state, file, *index);
                         }
+                        Record::SolvedInFile { file, index } => {
+                            let _ = library::remember_solved(state, file, *index);
+                        }
+                        _ => {}
                     }
                 }
                 stats.save(&path)
@@ -466,6 +525,23 @@ impl Saver<'_> {
     }
 }
 
+/// Counts a record in the stats.
+fn tally(stats: &mut Stats, r: &Record) {
+    match r {
+        Record::Started(kind) => stats.record_start(kind),
+        Record::Solved {
+            ms,
+            assisted,
+            kind,
+            hints,
+            ..
+        } => {
+            stats.record_game_solve(kind, *ms, *assisted, *hints);
+        }
+        Record::Opened { .. } | Record::SolvedInFile { .. } => {}
+    }
+}
+
 /// The event loop with its terminal, saving through a background writer.
 pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -482,7 +558,8 @@ pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
     saver.save(app);
     saver.write_records(app);
     install_panic_hook(restore_terminal);
-    let result = with_terminal(|term| event_loop(app, term, &mut saver, &stop));
+    let mouse = app.config.display.mouse;
+    let result = with_terminal(mouse, |term| event_loop(app, term, &mut saver, &stop));
     // Whatever ended the loop (quit, signal, a dead terminal), the game is saved, within
     // the second a signal allows.
     if !(app.quit && app.quit_prompt) {
@@ -494,6 +571,7 @@ pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
 }
 
 fn with_terminal<T>(
+    mouse: bool,
     f: impl FnOnce(&mut Terminal<CrosstermBackend<std::io::Stdout>>) -> std::io::Result<T>,
 ) -> std::io::Result<T> {
     terminal::enable_raw_mode()?;
@@ -503,6 +581,9 @@ fn with_terminal<T>(
         terminal::EnterAlternateScreen,
         cursor::Hide
     )?;
+    if mouse {
+        execute!(std::io::stdout(), event::EnableMouseCapture)?;
+    }
     // Never dropped: ratatui's drop prints to stderr when the cursor cannot be shown (a
     // dead terminal), and printing to a dead stderr panics. `TerminalGuard` restores.
     let mut term =
@@ -550,6 +631,14 @@ fn event_loop(
                             if let Some(key) = convert(k) {
                                 app.handle_key(key);
                                 redraw = true;
+                            }
+                        }
+                        Event::Mouse(m) => {
+                            if let Some(m) = mouse::convert(m) {
+                                let size = term.size()?;
+                                let area =
+                                    ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                                redraw |= app.handle_mouse(m, area);
                             }
                         }
                         Event::Resize(..) => {

@@ -47,6 +47,8 @@ pub struct Plan {
     pub sum_in_cell: bool,
     pub panel: Panel,
     pub status: Rect,
+    /// The row of the mouse's digit bar, when there is one ([`Plan::with_digit_bar`]).
+    pub digit_bar: Option<Rect>,
     shape: Shape,
 }
 
@@ -237,6 +239,7 @@ pub fn plan(g: &Geometry, area: Rect, marks_in_grid: bool) -> Result<Plan, (u16,
             sum_in_cell: c.sum_in_cell,
             panel,
             status: Rect::new(area.x, area.bottom() - 1, area.width, 1),
+            digit_bar: None,
             shape: g.shape(),
         });
     }
@@ -318,6 +321,56 @@ impl Plan {
             x >= r.x && x < r.right() && y >= r.y && y < r.bottom()
         })
     }
+
+    /// The candidate drawn at a screen position inside `cell`, when candidates are drawn
+    /// in cells (the inverse of [`Plan::candidate_pos`]).
+    pub fn candidate_at(&self, g: &Geometry, cell: Cell, x: u16, y: u16) -> Option<u8> {
+        let r = self.cell_rect(g, cell);
+        let (dx, dy) = (x.checked_sub(r.x)?, y.checked_sub(r.y)?);
+        (1..=g.max_digit()).find(|&d| self.candidate_pos(d) == Some((dx, dy)))
+    }
+
+    /// The plan with a one-line digit bar under the grid, when there is a free line there
+    /// (or a panel below with lines to spare) and the bar fits the grid's width.
+    pub fn with_digit_bar(mut self, max_digit: u8) -> Plan {
+        let x = self.grid.x.saturating_sub(self.label_w);
+        let width = self.label_w + self.grid.width;
+        if 2 * (u16::from(max_digit) + 1) + 1 > width {
+            return self;
+        }
+        let y = self.grid.bottom();
+        match self.panel {
+            Panel::Side(_) if y < self.status.y => {}
+            Panel::Below(r) if r.height >= 3 => {
+                self.panel = Panel::Below(Rect::new(r.x, r.y + 1, r.width, r.height - 1));
+            }
+            _ => return self,
+        }
+        self.digit_bar = Some(Rect::new(x, y, width, 1));
+        self
+    }
+
+    /// The column of digit `d` on the digit bar (`0` is the clear sign after the digits).
+    pub fn bar_x(&self, d: u8, max_digit: u8) -> Option<u16> {
+        let bar = self.digit_bar?;
+        let i = if d == 0 { max_digit } else { d - 1 };
+        Some(bar.x + 1 + 2 * u16::from(i))
+    }
+
+    /// The digit bar's entry at a screen position: `Some(d)` for a digit, `Some(0)` to
+    /// clear (the inverse of [`Plan::bar_x`], a digit's column and the one after it).
+    pub fn digit_at(&self, x: u16, y: u16, max_digit: u8) -> Option<u8> {
+        let bar = self.digit_bar?;
+        if y != bar.y || x <= bar.x {
+            return None;
+        }
+        let i = (x - bar.x - 1) / 2;
+        match u8::try_from(i).ok()? {
+            i if i < max_digit => Some(i + 1),
+            i if i == max_digit => Some(0),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -350,6 +403,75 @@ mod tests {
             }
             assert_eq!(p.cell_at(&g, r.x, r.y), Some(c));
         }
+    }
+
+    /// Every variant and size the player offers.
+    fn every_geometry() -> Vec<(String, Geometry)> {
+        let mut out = Vec::new();
+        for v in Variant::ALL {
+            let sizes: &[usize] = match v {
+                Variant::Standard => &[4, 6, 9, 16],
+                Variant::Honeycomb => &[9],
+                _ => &[9],
+            };
+            for &n in sizes {
+                out.push((format!("{v} {n}x{n}"), geometry(v, n)));
+            }
+        }
+        out
+    }
+
+    /// The mouse's hit-testing is the drawing's inverse: every position of every cell's
+    /// drawn rectangle maps back to that cell (honeycomb half-offset rows included), every
+    /// drawn candidate to its digit, and every digit of the bar back to it.
+    #[test]
+    fn every_drawn_cell_candidate_and_bar_digit_maps_back() {
+        for (name, g) in every_geometry() {
+            for (w, h) in [(80, 24), (100, 40)] {
+                let Ok(p) = plan(&g, Rect::new(0, 0, w, h), true) else {
+                    continue;
+                };
+                let p = p.with_digit_bar(g.max_digit());
+                for c in g.cells() {
+                    let r = p.cell_rect(&g, c);
+                    for y in r.y..r.bottom() {
+                        for x in r.x..r.right() {
+                            assert_eq!(p.cell_at(&g, x, y), Some(c), "{name} {w}x{h} ({x},{y})");
+                        }
+                    }
+                    for d in 1..=g.max_digit() {
+                        if let Some((dx, dy)) = p.candidate_pos(d) {
+                            let got = p.candidate_at(&g, c, r.x + dx, r.y + dy);
+                            assert_eq!(got, Some(d), "{name} {w}x{h} cell {c}");
+                        }
+                    }
+                }
+                // Grid lines between cells are no cell.
+                assert_eq!(p.cell_at(&g, p.grid.x, p.grid.y), None, "{name}");
+                if let Some(bar) = p.digit_bar {
+                    assert!(bar.y < p.status.y && bar.y >= p.grid.bottom(), "{name}");
+                    for d in 0..=g.max_digit() {
+                        let x = p.bar_x(d, g.max_digit()).unwrap();
+                        assert!(x < bar.right(), "{name}");
+                        assert_eq!(p.digit_at(x, bar.y, g.max_digit()), Some(d), "{name}");
+                        assert_eq!(p.cell_at(&g, x, bar.y), None, "{name}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_digit_bar_fits_under_a_nine_by_nine_grid_at_80x24() {
+        let g = geometry(Variant::Standard, 9);
+        let p = plan(&g, Rect::new(0, 0, 80, 24), true)
+            .unwrap()
+            .with_digit_bar(9);
+        let bar = p.digit_bar.expect("a bar at 80x24");
+        assert_eq!(bar.y, 22);
+        assert_eq!(p.digit_at(bar.x + 1, 22, 9), Some(1));
+        assert_eq!(p.digit_at(bar.x + 19, 22, 9), Some(0));
+        assert_eq!(p.digit_at(bar.x + 21, 22, 9), None);
     }
 
     #[test]

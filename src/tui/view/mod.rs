@@ -4,6 +4,9 @@
 
 pub mod board;
 pub mod layout;
+pub mod menu;
+pub mod rules;
+pub mod stats;
 
 use super::app::{App, Screen, Tone};
 use super::config::{CandidateMode, Command};
@@ -13,12 +16,18 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders as WBorders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-/// The plan for this app on this area, or the size the smallest layout needs.
+/// The plan for this app on this area, or the size the smallest layout needs; with the
+/// mouse on, a digit bar under the grid where there is room.
 pub fn plan(app: &App, area: Rect) -> Result<Plan, (u16, u16)> {
     let marks = app.config.display.candidates != CandidateMode::Panel;
-    layout::plan(app.game.geometry(), area, marks)
+    let p = layout::plan(app.game.geometry(), area, marks)?;
+    Ok(if app.config.display.mouse {
+        p.with_digit_bar(app.max_digit())
+    } else {
+        p
+    })
 }
 
 /// Draws the whole screen.
@@ -32,13 +41,51 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
     match app.screen {
         Screen::Help => help(app, area, buf),
-        _ => {
+        Screen::Stats => stats::draw(
+            &app.menus.stats,
+            app.menus.scroll,
+            area,
+            app.theme.title,
+            buf,
+        ),
+        Screen::Rules => rules::draw(
+            app.game.puzzle().variant(),
+            usize::from(app.max_digit()),
+            app.menus.scroll,
+            area,
+            app.theme.title,
+            buf,
+        ),
+        Screen::Play | Screen::NewGame | Screen::Picker => {
             play(app, &p, buf);
-            if let Screen::NewGame(menu) = app.screen {
-                new_game_menu(app, menu, area, buf);
+            match app.screen {
+                Screen::NewGame => menu::new_game(&app.menus.new_game, area, app.ascii, buf),
+                Screen::Picker => {
+                    menu::draw_list(
+                        area,
+                        &picker_title(app),
+                        menu::PICKER_KEYS,
+                        &app.menus.picker,
+                        app.ascii,
+                        buf,
+                    );
+                }
+                _ => {}
             }
         }
     }
+}
+
+/// The picker's title: the file's name.
+pub fn picker_title(app: &App) -> String {
+    let name = app
+        .menus
+        .source
+        .as_ref()
+        .and_then(|s| s.file.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("Puzzles of {name}")
 }
 
 fn enlarge(app: &App, area: Rect, (w, h): (u16, u16), buf: &mut Buffer) {
@@ -78,6 +125,7 @@ fn mode(app: &App) -> &'static str {
 
 fn play(app: &App, p: &Plan, buf: &mut Buffer) {
     board::draw(app, p, buf);
+    menu::digit_bar(app, p, buf);
     if app.game.paused {
         let text = "Paused: press P to resume";
         let x = p.grid.x + p.grid.width.saturating_sub(text.len() as u16) / 2;
@@ -318,7 +366,7 @@ fn help(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or(0)
         .min(22);
     let mut lines = vec![Line::styled(
-        "Keys (? or esc closes this help; j k scroll to the legend)",
+        "Keys (? or esc closes this help; j k scroll to the legend; r: the rules)",
         app.theme.title,
     )];
     // Scrolled no further than the last line needs.
@@ -403,50 +451,4 @@ pub fn help_rows(app: &App) -> Vec<(String, String)> {
         }
     }
     rows
-}
-
-fn new_game_menu(app: &App, menu: super::app::Menu, area: Rect, buf: &mut Buffer) {
-    use crate::game::library::DIFFICULTIES;
-    use crate::puzzle::Variant;
-    let w = 40.min(area.width);
-    let h = 7.min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    );
-    Clear.render(rect, buf);
-    let mark = |row: usize| if menu.row == row { "> " } else { "  " };
-    let variant = Variant::ALL[menu.variant % Variant::ALL.len()];
-    let difficulty = DIFFICULTIES[menu.difficulty % DIFFICULTIES.len()];
-    let lines = vec![
-        Line::raw(format!("{}Variant     < {variant} >", mark(0))),
-        Line::raw(format!("{}Difficulty  < {difficulty} >", mark(1))),
-        Line::raw(""),
-        Line::styled(
-            "up/down choose, left/right change, enter starts, esc cancels",
-            Style::default().add_modifier(Modifier::DIM),
-        ),
-    ];
-    let block = if app.ascii {
-        Block::default()
-            .borders(WBorders::ALL)
-            .border_set(ratatui::symbols::border::Set {
-                top_left: "+",
-                top_right: "+",
-                bottom_left: "+",
-                bottom_right: "+",
-                vertical_left: "|",
-                vertical_right: "|",
-                horizontal_top: "-",
-                horizontal_bottom: "-",
-            })
-    } else {
-        Block::default().borders(WBorders::ALL)
-    };
-    Paragraph::new(lines)
-        .block(block.title(" New game "))
-        .wrap(Wrap { trim: false })
-        .render(rect, buf);
 }
