@@ -1,11 +1,13 @@
 //! The exact solver: bitset candidates, propagation over every rule kind, and search that
 //! counts solutions up to a limit. One door for every variant, [`solve`], and a prepared
 //! form for many grids of one layout, [`Prepared`]; each picks its path itself: plain 9x9
-//! grids go to the bitboard solver (`fast9`), layouts of up to 128 cells to the bit-plane
+//! grids go to the bitboard solver (`fast9`), small layouts of lines only (honeycomb, 4x4,
+//! 6x6) to the line solver (`lines`), other layouts of up to 128 cells to the bit-plane
 //! solver (`planes`), larger ones (16x16) to the cell-list solver in this file, which is
-//! also the reference the other two are tested against.
+//! also the reference the others are tested against.
 
 mod fast9;
+mod lines;
 mod planes;
 
 use crate::solver::rules::{digit_sets, viable_edges};
@@ -66,6 +68,9 @@ pub fn reference_from_givens(geometry: &Geometry, givens: &[u8], limit: usize) -
 
 /// Counts solutions consistent with a candidate grid (a placed digit is a single candidate).
 fn solve_candidates(geometry: &Geometry, candidates: &[Digits], limit: usize) -> Solutions {
+    if let Some(plan) = lines::Plan::new(geometry) {
+        return plan.solve(candidates, limit);
+    }
     if let Some(s) = planes::solve(geometry, candidates, limit) {
         return s;
     }
@@ -83,6 +88,8 @@ fn solve_reference(geometry: &Geometry, candidates: &[Digits], limit: usize) -> 
 /// peer lists and cage combinations each time would cost more than an easy solve.
 pub struct Prepared {
     plan: Plan,
+    /// The line solver's tables, for layouts it takes (honeycomb, 4x4, 6x6).
+    lines: Option<lines::Plan>,
     /// The layout, for the bit-plane path of [`Prepared::solve`] (None: 9x9 bitboards, or
     /// too large for planes).
     planes: Option<Geometry>,
@@ -99,6 +106,7 @@ impl Prepared {
         let plain9 = geometry.is_plain_9x9();
         Prepared {
             plan: Plan::new(geometry),
+            lines: (!plain9).then(|| lines::Plan::new(geometry)).flatten(),
             planes: (!plain9 && geometry.cell_count() <= planes::MAX_CELLS)
                 .then(|| geometry.clone()),
             plain9,
@@ -115,8 +123,9 @@ impl Prepared {
     }
 
     /// Counts solutions from givens (0 = empty), up to `limit`, by the fastest path for the
-    /// layout: 9x9 bitboards, else bit planes (1.3 to 3 times faster than the cell-list
-    /// solver on diagonal and killer), else the cell-list solver (16x16).
+    /// layout: 9x9 bitboards, else the line solver (honeycomb, 4x4, 6x6), else bit planes
+    /// (1.3 to 3 times faster than the cell-list solver on diagonal and killer), else the
+    /// cell-list solver (16x16).
     pub fn solve(&self, givens: &[u8], limit: usize) -> Solutions {
         if self.plain9 && givens.len() == 81 {
             let mut g = [0u8; 81];
@@ -127,6 +136,9 @@ impl Prepared {
                 count,
                 first: (count > 0).then(|| out.to_vec()),
             };
+        }
+        if let Some(lines) = &self.lines {
+            return lines.solve_givens(givens, limit);
         }
         if let Some(geometry) = &self.planes {
             let all = geometry.all_digits();
