@@ -221,18 +221,6 @@ pub fn drill_command(technique: &str, variant: Variant, count: u64, seed: u64, b
     out.finish(EXIT_OK)
 }
 
-/// Drills per technique in the bank: 20 on standard and for a variant's own techniques,
-/// 5 for a classic technique on another variant.
-fn bank_quota(t: &TechniqueInfo, v: Variant) -> usize {
-    if !t.is_nameable() || !t.enabled || !names::occurs_in(t, v) {
-        0
-    } else if v == Variant::Standard || names::is_variant_technique(t) {
-        20
-    } else {
-        5
-    }
-}
-
 /// `termdoku drill --bank --seed S --puzzles N`: the drill bank on standard output, a
 /// header line first (seed, the command that regenerates it, the table's fingerprint, and
 /// what could not be found).
@@ -240,7 +228,10 @@ pub fn bank_command(seed: u64, puzzles: u64) -> i32 {
     let mut drills = Vec::new();
     let mut missing = Vec::new();
     for v in Variant::ALL {
-        let quota: Vec<usize> = techniques().iter().map(|t| bank_quota(t, v)).collect();
+        let quota: Vec<usize> = techniques()
+            .iter()
+            .map(|t| drill::bank_quota(t, v))
+            .collect();
         let walked = if v == Variant::Standard {
             puzzles
         } else {

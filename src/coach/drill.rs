@@ -233,6 +233,18 @@ pub fn find(
     harvest(variant, seed, &quota, budget)
 }
 
+/// Drills per technique in the bank (`puzzles/drills.jsonl`): 20 on standard and for a
+/// variant's own techniques, 5 for a classic technique on another variant.
+pub fn bank_quota(t: &TechniqueInfo, v: Variant) -> usize {
+    if !t.is_nameable() || !t.enabled || !crate::coach::names::occurs_in(t, v) {
+        0
+    } else if v == Variant::Standard || crate::coach::names::is_variant_technique(t) {
+        20
+    } else {
+        5
+    }
+}
+
 /// A fingerprint of the technique table (ids, order, levels, scores, which are tried): a
 /// drill bank made under another table may hold positions where another step comes first.
 pub fn table_hash() -> String {

@@ -184,6 +184,47 @@ fn broken_rule(g: &Geometry, values: &[u8], cell: Cell) -> Option<String> {
     None
 }
 
+/// The `--placed` line: one character per cell (`.` or `0` for none), whatever the
+/// variant (jigsaw and killer puzzles need TOML, their entries do not); whitespace or `#`
+/// may follow.
+fn parse_placed(line: &str, name: &str, g: &Geometry) -> Result<Vec<u8>, ParseError> {
+    let pos = |col: usize| Pos {
+        file: name.to_string(),
+        line: 1,
+        col,
+    };
+    let n = g.cell_count();
+    let body = line
+        .trim_end()
+        .split(|c: char| c == '#' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    let mut out = Vec::with_capacity(n);
+    for (i, c) in body.chars().enumerate() {
+        match c {
+            '.' | '0' => out.push(0),
+            _ => match char_digit(c).filter(|&d| d <= g.max_digit()) {
+                Some(d) => out.push(d),
+                None => {
+                    return Err(ParseError::Unexpected {
+                        pos: pos(i + 1),
+                        found: format!("'{c}'"),
+                        expected: format!("a digit 1-{} or '.'", digit_char(g.max_digit())),
+                    })
+                }
+            },
+        }
+    }
+    if out.len() != n {
+        return Err(ParseError::WrongLength {
+            pos: pos(out.len().min(n) + 1),
+            found: out.len(),
+            expected: format!("{n} (one per cell, '.' for none)"),
+        });
+    }
+    Ok(out)
+}
+
 /// Reads a position. `puzzle` gives the givens and layout; without it, the grid must be a
 /// standard 9x9 one and every single-digit token is a placed cell. `marks` and `placed`
 /// are the mark grid and the `--placed` line (line format, `.` for empty), each with the
@@ -213,19 +254,7 @@ pub fn read_position(
     let n = g.cell_count();
     let mut placed_values = vec![0u8; n];
     if let Some((line, name)) = placed {
-        let p = crate::format::parse_line(line.as_bytes(), puzzle.variant(), name, 1)?
-            .filter(|p| p.givens.len() == n)
-            .ok_or_else(|| {
-                ParseError::invalid(
-                    Pos {
-                        file: name.to_string(),
-                        line: 1,
-                        col: 1,
-                    },
-                    format!("expected a line of {n} cells ('.' for none)"),
-                )
-            })?;
-        placed_values = p.givens;
+        placed_values = parse_placed(line, name, &g)?;
     }
     if bare && !toks.is_empty() {
         for (c, t) in toks.iter().enumerate() {
