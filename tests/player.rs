@@ -10,11 +10,12 @@ use termdoku::game::builtin;
 use termdoku::puzzle::{Layout, Puzzle, Variant};
 use termdoku::tui::app::{App, Screen};
 use termdoku::tui::config::Config;
+use termdoku::tui::effects::Session;
 use termdoku::tui::view;
 use termdoku::tui::view::layout::Plan;
 
-fn app(v: Variant) -> App {
-    App::with_puzzle(builtin::puzzle(v))
+fn app(v: Variant) -> Session {
+    Session::with_puzzle(builtin::puzzle(v))
 }
 
 fn cell(app: &App, name: &str) -> usize {
@@ -91,7 +92,7 @@ fn styled(buf: &Buffer) -> String {
 }
 
 /// A small grid with a few givens (4x4 or 6x6).
-fn small(size: usize) -> App {
+fn small(size: usize) -> Session {
     let givens: Vec<u8> = match size {
         4 => vec![1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2],
         _ => {
@@ -102,7 +103,7 @@ fn small(size: usize) -> App {
             g
         }
     };
-    App::with_puzzle(Puzzle::new(Layout::new(Variant::Standard, size), givens).unwrap())
+    Session::with_puzzle(Puzzle::new(Layout::new(Variant::Standard, size), givens).unwrap())
 }
 
 // ---------- key sequences ----------
@@ -185,7 +186,7 @@ fn auto_removal_can_be_switched_off() {
     let mut cfg = Config::default();
     cfg.game.auto_remove_candidates = false;
     let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
-    let mut a = App::new(game, cfg, true, false).unwrap();
+    let mut a = Session::new(App::new(game, cfg, true, false).unwrap());
     a.press("a ll 4");
     assert!(a.game.marks(cell(&a, "r1c6")).contains(4));
 }
@@ -203,15 +204,16 @@ fn hint_ladder_climbs_then_applies_undoably() {
     a.press("H");
     assert!(a.hint.is_none());
     assert_eq!(a.game.remaining(), before - 1);
-    assert_eq!(a.game.hints_used, 1);
+    assert_eq!(a.game.assists.applied, 1);
+    assert_eq!(a.game.assists.hints, 1);
     a.press("u");
     assert_eq!(a.game.remaining(), before);
 }
 
 /// Waits for a hint worked out in the background, as the event loop does between keys.
-fn wait_for_hint(a: &mut App) {
+fn wait_for_hint(a: &mut Session) {
     let start = std::time::Instant::now();
-    while !a.poll_hint() {
+    while !a.poll() {
         assert!(start.elapsed().as_secs() < 120, "no hint arrived");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
@@ -221,7 +223,7 @@ fn wait_for_hint(a: &mut App) {
 fn a_slow_hint_arrives_later_and_play_goes_on_meanwhile() {
     // No waiting at all: every hint takes the background path.
     let mut a = app(Variant::Honeycomb);
-    a.hint_wait_ms = 0;
+    a.wait = std::time::Duration::ZERO;
     a.press("H");
     if a.hint_pending() {
         a.press("H");
@@ -233,7 +235,7 @@ fn a_slow_hint_arrives_later_and_play_goes_on_meanwhile() {
 
     // An answer for a board that changed meanwhile is dropped, not shown on the new board.
     let mut b = app(Variant::Standard);
-    b.hint_wait_ms = 0;
+    b.wait = std::time::Duration::ZERO;
     let empty = (0..b.game.geometry().cell_count())
         .find(|&c| b.game.value(c) == 0)
         .unwrap();
@@ -314,7 +316,7 @@ fn new_game_menu_starts_the_chosen_variant() {
 fn sixteen_by_sixteen_takes_letters_as_digits() {
     let layout = Layout::new(Variant::Standard, 16);
     let p = Puzzle::new(layout, vec![0; 256]).unwrap();
-    let mut a = App::with_puzzle(p);
+    let mut a = Session::with_puzzle(p);
     a.press("g");
     assert_eq!(a.game.value(0), 16);
     a.press("F");
@@ -363,7 +365,7 @@ fn snapshots_of_every_variant_at_each_size() {
 
 #[test]
 fn every_candidate_is_drawn_at_80x24_in_every_small_variant() {
-    let mut apps: Vec<App> = [
+    let mut apps: Vec<Session> = [
         Variant::Standard,
         Variant::Diagonal,
         Variant::Jigsaw,
@@ -534,7 +536,7 @@ fn an_entry_keeps_its_colour_inside_a_highlighted_house() {
     let mut cfg = Config::default();
     cfg.theme.house = termdoku::tui::config::StyleSpec("black on white".into());
     let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
-    let mut a = App::new(game, cfg, true, false).unwrap();
+    let mut a = Session::new(App::new(game, cfg, true, false).unwrap());
     a.press("ll4 l");
     let buf = render(&a, 80, 24);
     let (x, y) = digit_pos(&a, "r1c3", 80, 24);
@@ -566,7 +568,7 @@ fn messages_follow_the_board() {
 fn snapshot_ascii_and_no_color_with_styles() {
     for v in [Variant::Killer, Variant::Honeycomb] {
         let game = termdoku::game::Game::new(builtin::puzzle(v));
-        let mut a = App::new(game, Config::default(), false, true).unwrap();
+        let mut a = Session::new(App::new(game, Config::default(), false, true).unwrap());
         a.press("jjl a");
         let (w, h) = if v == Variant::Honeycomb {
             (80, 30)
@@ -577,7 +579,7 @@ fn snapshot_ascii_and_no_color_with_styles() {
         assert!(t.is_ascii(), "{t}");
         insta::assert_snapshot!(format!("{v}_ascii_no_color_{w}x{h}"), t);
         let game = termdoku::game::Game::new(builtin::puzzle(v));
-        let mut u = App::new(game, Config::default(), true, true).unwrap();
+        let mut u = Session::new(App::new(game, Config::default(), true, true).unwrap());
         u.press("jjl a c");
         insta::assert_snapshot!(format!("{v}_no_color_{w}x{h}"), styled(&render(&u, w, h)));
     }

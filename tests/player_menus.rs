@@ -315,3 +315,28 @@ fn menu_entries_are_clicked_and_the_wheel_moves_the_selection() {
     b.handle_mouse(Mouse::Click(x, y), area);
     assert_eq!(b.menus.source.as_ref().unwrap().index, 3);
 }
+
+#[test]
+fn solving_a_collection_puzzle_marks_it_solved_in_the_picker() {
+    let mut a = on_collection();
+    let solution = a.game.solution().expect("unique").to_vec();
+    let g = a.game.geometry().clone();
+    let empty: Vec<usize> = g.cells().filter(|&c| a.game.value(c) == 0).collect();
+    let (&last, rest) = empty.split_last().unwrap();
+    for &c in rest {
+        a.game.place(c, solution[c], false, c).unwrap();
+    }
+    a.cursor = last;
+    a.press(&termdoku::geometry::digit_char(solution[last]).to_string());
+    assert!(a.game.solved);
+    assert!(a
+        .records
+        .iter()
+        .any(|r| matches!(r, Record::SolvedInFile { index: 1, .. })));
+    a.press("np<enter>");
+    assert!(
+        a.menus.picker.items[0].contains("solved"),
+        "{:?}",
+        a.menus.picker.items[0]
+    );
+}

@@ -1,6 +1,7 @@
 //! Play state: values, pencil marks, givens, undo/redo of everything, timer, mistakes,
 //! checking against the solution, and save files. No terminal code lives here.
 
+pub mod assist;
 pub mod builtin;
 pub mod hints;
 pub mod library;
@@ -10,6 +11,7 @@ pub mod stats;
 use crate::geometry::{Cell, Digits, Geometry, Rule};
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::exact;
+use assist::Assists;
 use hints::Hint;
 
 /// Values and marks at one moment, with the cursor of that moment (undo moves it back).
@@ -48,11 +50,12 @@ pub struct Game {
     /// Playing time so far, in milliseconds.
     pub elapsed_ms: u64,
     pub paused: bool,
-    /// Digits placed that differ from the solution.
+    /// Digits placed that differ from the solution (while `count_mistakes`).
     pub mistakes: u32,
-    pub hints_used: u32,
-    /// True once "finish" filled cells for the player.
-    pub assisted: bool,
+    /// Whether wrong digits are counted (the count gives answers away; a config switch).
+    pub count_mistakes: bool,
+    /// The help this game had; [`Assists::is_assisted`] decides whether its solve was.
+    pub assists: Assists,
     pub solved: bool,
 }
 
@@ -72,8 +75,8 @@ impl Game {
             elapsed_ms: 0,
             paused: false,
             mistakes: 0,
-            hints_used: 0,
-            assisted: false,
+            count_mistakes: true,
+            assists: Assists::default(),
             solved: false,
         }
     }
@@ -172,7 +175,7 @@ impl Game {
         }
         self.record(cursor);
         self.set_value(cell, digit, auto_remove);
-        if self.solution.as_ref().is_some_and(|s| s[cell] != digit) {
+        if self.count_mistakes && self.solution.as_ref().is_some_and(|s| s[cell] != digit) {
             self.mistakes = self.mistakes.saturating_add(1);
         }
         self.refresh_solved();
@@ -262,7 +265,8 @@ impl Game {
         Ok(())
     }
 
-    /// Applies a hint's placements, eliminations and clears as one undoable move.
+    /// Applies a hint's placements, eliminations and clears as one undoable move. Whoever
+    /// applies it counts it in [`Game::assists`] (a hint's apply, or a replay's step).
     pub fn apply_hint(
         &mut self,
         hint: &Hint,
@@ -279,7 +283,6 @@ impl Game {
             return Err(MoveError::Range);
         }
         self.record(cursor);
-        self.hints_used = self.hints_used.saturating_add(1);
         // Eliminations need pencil marks to act on: pencil in every candidate first when
         // the player has not (the same undoable move).
         let all_marked = (0..n).all(|c| self.values[c] != 0 || !self.marks[c].is_empty());
@@ -323,7 +326,7 @@ impl Game {
         self.record(cursor);
         self.values.copy_from_slice(&solution);
         self.marks.iter_mut().for_each(|m| *m = Digits::EMPTY);
-        self.assisted = true;
+        self.assists.finished();
         self.refresh_solved();
         Some(changed)
     }
@@ -379,6 +382,13 @@ impl Game {
             .collect()
     }
 
+    /// Whether anything was played: an entry, a pencil mark, or a move to undo.
+    pub fn has_progress(&self) -> bool {
+        self.can_undo()
+            || self.values != self.puzzle.givens
+            || self.marks.iter().any(|m| !m.is_empty())
+    }
+
     /// Whether the entered digits can still be completed to a solution.
     pub fn still_solvable(&self) -> bool {
         if self.conflicts().iter().any(|&b| b) {
@@ -425,8 +435,7 @@ impl Game {
         redo: Vec<Snapshot>,
         elapsed_ms: u64,
         mistakes: u32,
-        hints_used: u32,
-        assisted: bool,
+        assists: Assists,
     ) -> Game {
         let mut g = Game::new(puzzle);
         g.values = values;
@@ -435,8 +444,7 @@ impl Game {
         g.redo = redo;
         g.elapsed_ms = elapsed_ms;
         g.mistakes = mistakes;
-        g.hints_used = hints_used;
-        g.assisted = assisted;
+        g.assists = assists;
         g.refresh_solved();
         g
     }

@@ -2,6 +2,7 @@
 //! file renamed over the old one) after every change. A save that cannot be read is moved
 //! aside, never overwritten.
 
+use super::assist::Assists;
 use super::{Game, Snapshot};
 use crate::format::{parse_toml, write_toml};
 use crate::geometry::{char_digit, digit_char, Cell, Digits};
@@ -150,8 +151,13 @@ pub struct SaveFile {
     pub pencil: bool,
     pub elapsed_ms: u64,
     pub mistakes: u32,
+    /// Hints applied, and whether the solve is assisted: what saves held before
+    /// `assists`, still written so the file reads the same to older code.
     pub hints_used: u32,
     pub assisted: bool,
+    /// The help the game had (absent in older saves, then rebuilt from the two above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assists: Option<Assists>,
     pub undo: Vec<SavedSnapshot>,
     pub redo: Vec<SavedSnapshot>,
 }
@@ -189,8 +195,9 @@ impl SaveFile {
             pencil,
             elapsed_ms: game.elapsed_ms,
             mistakes: game.mistakes,
-            hints_used: game.hints_used,
-            assisted: game.assisted,
+            hints_used: game.assists.applied,
+            assisted: game.assists.is_assisted(),
+            assists: Some(game.assists.clone()),
             undo: keep(undo),
             redo: keep(redo),
         }
@@ -248,8 +255,8 @@ impl SaveFile {
             redo,
             self.elapsed_ms,
             self.mistakes,
-            self.hints_used,
-            self.assisted,
+            self.assists
+                .unwrap_or_else(|| Assists::from_old_save(self.hints_used, self.assisted)),
         );
         Ok((game, self.cursor.min(n.saturating_sub(1)), self.pencil))
     }
@@ -383,6 +390,24 @@ mod tests {
     }
 
     #[test]
+    fn the_help_a_game_had_is_saved_and_old_saves_still_load() {
+        let mut g = Game::new(builtin::puzzle(Variant::Standard));
+        g.assists.checked();
+        g.assists
+            .hint_reached(crate::game::assist::HintStage::Nudge);
+        let json = SaveFile::from_game(&g, 0, false).to_json().unwrap();
+        let (back, _, _) = parse_save(json.as_bytes()).unwrap();
+        assert_eq!(back.assists, g.assists);
+        // A save from before `assists`: one applied hint, no finish.
+        let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+        old.as_object_mut().unwrap().remove("assists");
+        old["hints_used"] = serde_json::json!(1);
+        let (back, _, _) = parse_save(old.to_string().as_bytes()).unwrap();
+        assert_eq!(back.assists.applied, 1);
+        assert!(back.assists.is_assisted());
+    }
+
+    #[test]
     fn counters_saturate_instead_of_wrapping() {
         let g = Game::new(builtin::puzzle(Variant::Standard));
         let cell = (0..g.values().len()).find(|&c| !g.is_given(c)).unwrap();
@@ -489,7 +514,7 @@ mod tests {
         fn odd_field_values_are_refused_or_clamped(
             field in prop::sample::select(vec![
                 "version", "values", "marks", "cursor", "pencil", "elapsed_ms", "mistakes",
-                "hints_used", "undo", "redo", "puzzle",
+                "hints_used", "undo", "redo", "puzzle", "assists",
             ]),
             value in prop_oneof![
                 Just(serde_json::json!(u64::MAX)),

@@ -155,6 +155,7 @@ pub struct GameConfig {
     pub auto_remove_candidates: bool,
     pub fill_candidates_on_start: bool,
     pub show_conflicts: bool,
+    pub count_mistakes: bool,
 }
 
 impl Default for GameConfig {
@@ -163,6 +164,7 @@ impl Default for GameConfig {
             auto_remove_candidates: true,
             fill_candidates_on_start: false,
             show_conflicts: true,
+            count_mistakes: true,
         }
     }
 }

@@ -109,6 +109,27 @@ impl fmt::Display for Key {
     }
 }
 
+/// Keys written as text: each character is a key, `<name>` a named key (`<up>`,
+/// `<ctrl-r>`, `<space>`); plain spaces only separate. Unknown names are skipped.
+pub fn parse_sequence(keys: &str) -> Vec<Key> {
+    let mut out = Vec::new();
+    let mut chars = keys.chars();
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            continue;
+        }
+        if c == '<' {
+            let name: String = chars.by_ref().take_while(|&x| x != '>').collect();
+            if let Ok(k) = name.parse() {
+                out.push(k);
+            }
+            continue;
+        }
+        out.push(Key::Char(c));
+    }
+    out
+}
+
 /// The keys bound to one command: one key name or a list of them in `config.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct KeyList(pub Vec<Key>);

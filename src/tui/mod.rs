@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod config;
+pub mod effects;
 pub mod keys;
 pub mod menu;
 pub mod mouse;
@@ -591,6 +592,10 @@ fn with_terminal<T>(
     f(&mut term)
 }
 
+/// How long a key waits for slow work (a hint) before play goes on and the answer shows
+/// when it comes: most hints take far less, and then show with no message in between.
+const HINT_WAIT: Duration = Duration::from_millis(150);
+
 fn event_loop(
     app: &mut App,
     term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
@@ -599,6 +604,7 @@ fn event_loop(
 ) -> std::io::Result<()> {
     let mut last = Instant::now();
     let mut redraw = true;
+    let mut effects = effects::Effects::default();
     let mut shown_second = u64::MAX;
     loop {
         if app.quit && saver.may_quit(app, stop) {
@@ -629,8 +635,9 @@ fn event_loop(
                     match ev {
                         Event::Key(k) if k.kind != KeyEventKind::Release => {
                             if let Some(key) = convert(k) {
-                                app.handle_key(key);
-                                redraw = true;
+                                let changed = app.handle_key(key);
+                                let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
+                                redraw |= changed.max(worked) != app::Changed::Nothing;
                             }
                         }
                         Event::Mouse(m) => {
@@ -639,6 +646,8 @@ fn event_loop(
                                 let area =
                                     ratatui::layout::Rect::new(0, 0, size.width, size.height);
                                 redraw |= app.handle_mouse(m, area);
+                                let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
+                                redraw |= worked != app::Changed::Nothing;
                             }
                         }
                         Event::Resize(..) => {
@@ -667,7 +676,7 @@ fn event_loop(
                 }
             }
         }
-        redraw |= app.poll_hint();
+        redraw |= effects::deliver(app, &mut effects) != app::Changed::Nothing;
         let now = Instant::now();
         app.tick(now.duration_since(last).as_millis() as u64);
         last = now;

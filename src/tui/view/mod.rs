@@ -175,8 +175,18 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     if app.config.display.show_timer {
         parts.push(clock(app.game.elapsed_ms));
     }
-    parts.push(format!("mistakes {}", app.game.mistakes));
-    parts.push(format!("hints {}", app.game.hints_used));
+    let help = &app.game.assists;
+    if app.config.game.count_mistakes {
+        parts.push(format!("mistakes {}", app.game.mistakes));
+    }
+    parts.push(format!("hints {}", help.hints));
+    // Checks only once there are some, to leave room on narrow screens.
+    if help.checks > 0 {
+        parts.push(format!("checks {}", help.checks));
+    }
+    if help.is_assisted() {
+        parts.push("assisted".to_string());
+    }
     parts.push(mode(app).to_string());
     parts.push("? help".to_string());
     let status = format!(" {}", parts.join(sep));

@@ -1,0 +1,447 @@
+//! The player's state and the one place it changes. Drawing (in `view`) reads an [`App`];
+//! only [`App::handle_key`] / [`App::update`], [`App::receive`] (an answer to an effect)
+//! and [`App::tick`] (the clock) change it.
+//!
+//! Each command is one small method returning what it [`Changed`]; slow work (a hint) is
+//! an [`Effect`] the app queues and the event loop carries out (`tui::effects`), handing
+//! the answer back through [`App::receive`]. Adding a command: a line in the command table
+//! (`commands!` in `config.rs`), an arm in [`App::run_play`] calling one method, a test.
+//!
+//! By concern: `play.rs` the play screen's commands, `moves.rs` the cursor, `hint.rs` the
+//! hint ladder and its answers.
+
+mod hint;
+mod moves;
+mod play;
+
+use super::config::{Borders, Command, Config};
+use super::effects::{Answer, Effect};
+use super::keys::{self, BindingError, Key, Keymap};
+use super::menu::Menus;
+use super::theme::Theme;
+use crate::game::hints::Hint;
+use crate::game::stats::Kind;
+use crate::game::Game;
+use crate::geometry::Cell;
+use crate::puzzle::Puzzle;
+use crate::solver::logic::Detail;
+
+/// Which screen is shown (the menus' state is in [`App::menus`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Play,
+    Help,
+    NewGame,
+    /// The puzzles of the collection being played.
+    Picker,
+    Stats,
+    Rules,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub text: String,
+    pub tone: Tone,
+}
+
+/// What a command changed, for the event loop: whether to redraw, and whether the board
+/// itself changed (then the old message, check marks and hint go, and the game is saved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Changed {
+    Nothing,
+    /// Only what is shown: the cursor, a screen, a message, the hint's stage.
+    View,
+    /// Values or pencil marks.
+    Board,
+}
+
+/// A hint being shown, and how far up the ladder (1 nudge, 2 technique, 3 full step).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintState {
+    pub hint: Hint,
+    pub stage: u8,
+}
+
+impl HintState {
+    pub fn detail(&self) -> Detail {
+        match self.stage {
+            1 => Detail::Nudge,
+            2 => Detail::Technique,
+            _ => Detail::Full,
+        }
+    }
+}
+
+/// Something for the event loop to write down (the app itself does no I/O).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Record {
+    Started(Kind),
+    /// Puzzle `index` (1-based) of a collection file is being played.
+    Opened {
+        file: std::path::PathBuf,
+        index: usize,
+    },
+    /// Puzzle `index` of a collection file was solved.
+    SolvedInFile {
+        file: std::path::PathBuf,
+        index: usize,
+    },
+    Solved {
+        difficulty: Option<String>,
+        ms: u64,
+        assisted: bool,
+        kind: Kind,
+        hints: u32,
+    },
+}
+
+/// An effect asked for and not answered yet: its id, and the board it was asked about
+/// (an answer about a board that has changed since is not shown).
+#[derive(Clone, Debug)]
+struct Pending {
+    id: u64,
+    grid: crate::puzzle::Grid,
+}
+
+pub struct App {
+    pub game: Game,
+    pub cursor: Cell,
+    pub pencil: bool,
+    /// The next digit toggles a pencil mark (the `mark-next` key).
+    pub mark_next: bool,
+    pub screen: Screen,
+    /// Lines the help screen is scrolled by (its legend is below the keys).
+    pub help_scroll: u16,
+    pub hint: Option<HintState>,
+    pub message: Option<Message>,
+    /// The message was said by the command being handled (an older one goes when the
+    /// board changes, so a check result or "Solved" never outlives the board it was about).
+    message_fresh: bool,
+    /// Cells flagged by the last check, until the next change.
+    pub checked: Vec<Cell>,
+    pub config: Config,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub ascii: bool,
+    pub quit: bool,
+    /// Changed since the last save.
+    pub dirty: bool,
+    pub records: Vec<Record>,
+    /// Quitting with moves the disk refused: the player chooses between a retry (`r`) and
+    /// quitting anyway (`q` or a quit key); `esc` plays on.
+    pub quit_prompt: bool,
+    /// The player asked for the save to be tried again.
+    pub retry_save: bool,
+    seed: u64,
+    /// Slow work asked of the event loop, not yet taken by it.
+    effects: Vec<Effect>,
+    /// The hint being worked out in the background, if any.
+    pending: Option<Pending>,
+    /// Numbers effects, so an answer is matched to its request.
+    next_effect: u64,
+    /// The menus' state, the collection played and the stats shown.
+    pub menus: Menus,
+}
+
+impl App {
+    /// A player over a game. `utf8` says whether the terminal's locale is UTF-8 (for the
+    /// `auto` border setting); `no_color` drops theme colours.
+    pub fn new(
+        game: Game,
+        config: Config,
+        utf8: bool,
+        no_color: bool,
+    ) -> Result<App, BindingError> {
+        let keymap = Keymap::new(&config)?;
+        let theme = Theme::new(&config.theme, no_color);
+        let mut game = game;
+        game.count_mistakes = config.game.count_mistakes;
+        let ascii = match config.display.borders {
+            Borders::Auto => !utf8,
+            Borders::Unicode => false,
+            Borders::Ascii => true,
+        };
+        Ok(App {
+            game,
+            cursor: 0,
+            pencil: false,
+            mark_next: false,
+            screen: Screen::Play,
+            help_scroll: 0,
+            hint: None,
+            message: None,
+            message_fresh: false,
+            checked: Vec::new(),
+            config,
+            keymap,
+            theme,
+            ascii,
+            quit: false,
+            dirty: false,
+            records: Vec::new(),
+            quit_prompt: false,
+            retry_save: false,
+            seed: 0x2545_F491_4F6C_DD1D,
+            effects: Vec::new(),
+            pending: None,
+            next_effect: 0,
+            menus: Menus::default(),
+        })
+    }
+
+    /// A player with the default configuration, Unicode borders and colours (tests).
+    pub fn with_puzzle(puzzle: Puzzle) -> App {
+        let mut app = match App::new(Game::new(puzzle), Config::default(), true, false) {
+            Ok(a) => a,
+            Err(_) => unreachable!("the default keymap has no clashes"),
+        };
+        app.start_fresh();
+        app
+    }
+
+    /// Settings for a game just created (not resumed).
+    pub fn start_fresh(&mut self) {
+        self.cursor = 0;
+        self.pencil = false;
+        if self.config.game.fill_candidates_on_start {
+            let _ = self.game.fill_candidates(0);
+        }
+        self.records.push(Record::Started(self.kind()));
+        self.dirty = true;
+    }
+
+    /// The kind of game being played, as the stats count it.
+    pub fn kind(&self) -> Kind {
+        let p = self.game.puzzle();
+        let size = self.game.geometry().max_digit().into();
+        Kind::new(p.variant().name(), size, p.difficulty.as_deref())
+    }
+
+    /// The next seed for picking a puzzle.
+    pub(crate) fn next_seed(&mut self) -> u64 {
+        self.seed = self
+            .seed
+            .rotate_left(17)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.seed
+    }
+
+    /// Seeds the choice of puzzles for new games.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed | 1;
+    }
+
+    pub fn max_digit(&self) -> u8 {
+        self.game.geometry().max_digit()
+    }
+
+    /// The digit whose cells are highlighted: the selected cell's.
+    pub fn selected_digit(&self) -> Option<u8> {
+        Some(self.game.value(self.cursor)).filter(|&d| d != 0)
+    }
+
+    /// The slow work asked for since the last call, for the event loop to carry out.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Handles a key press: looks up its command and runs it.
+    pub fn handle_key(&mut self, key: Key) -> Changed {
+        if !self.quit_prompt && self.menu_key(key) {
+            return Changed::View;
+        }
+        let cmd = self.keymap.lookup(key, self.max_digit());
+        if self.quit_prompt {
+            return self.answer_quit_prompt(key, cmd);
+        }
+        match cmd {
+            Some(cmd) => self.update(cmd),
+            None if self.screen == Screen::Play => {
+                self.say(
+                    Tone::Warning,
+                    format!("`{key}` does nothing here; ? shows the keys"),
+                );
+                Changed::View
+            }
+            None => Changed::Nothing,
+        }
+    }
+
+    fn answer_quit_prompt(&mut self, key: Key, cmd: Option<Command>) -> Changed {
+        match (key, cmd) {
+            (Key::Char('r' | 'R'), _) => {
+                self.quit_prompt = false;
+                self.retry_save = true;
+                self.quit = true;
+            }
+            (Key::Char('q' | 'Q'), _) | (_, Some(Command::Quit)) => self.quit = true,
+            (Key::Esc, _) | (_, Some(Command::Cancel)) => {
+                self.quit_prompt = false;
+                self.message = None;
+            }
+            _ => return Changed::Nothing,
+        }
+        Changed::View
+    }
+
+    /// Presses keys written as text (see [`keys::parse_sequence`]). Effects stay queued:
+    /// `tui::effects::Session::press` also carries them out.
+    pub fn press(&mut self, keys: &str) {
+        for k in keys::parse_sequence(keys) {
+            self.handle_key(k);
+        }
+    }
+
+    /// Adds playing time; the clock runs only on the play screen, unpaused and unsolved.
+    pub fn tick(&mut self, ms: u64) {
+        if self.screen == Screen::Play && !self.game.paused && !self.game.solved {
+            self.game.elapsed_ms = self.game.elapsed_ms.saturating_add(ms);
+        }
+    }
+
+    pub(crate) fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message_fresh = true;
+        self.message = Some(Message {
+            text: text.into(),
+            tone,
+        });
+    }
+
+    /// Runs a command on the screen shown.
+    pub fn update(&mut self, cmd: Command) -> Changed {
+        self.message_fresh = false;
+        let changed = match self.screen {
+            Screen::Help => self.update_help(cmd),
+            Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules => {
+                self.update_menus(cmd);
+                Changed::View
+            }
+            Screen::Play => self.update_play(cmd),
+        };
+        // Whatever said something needs drawing.
+        if self.message_fresh {
+            changed.max(Changed::View)
+        } else {
+            changed
+        }
+    }
+
+    fn update_help(&mut self, cmd: Command) -> Changed {
+        match cmd {
+            Command::Help | Command::Cancel | Command::Confirm => self.screen = Screen::Play,
+            Command::Quit => self.quit = true,
+            Command::MoveDown => self.help_scroll = self.help_scroll.saturating_add(1),
+            Command::MoveUp => self.help_scroll = self.help_scroll.saturating_sub(1),
+            _ => return Changed::Nothing,
+        }
+        Changed::View
+    }
+
+    /// Replaces the game.
+    pub fn new_game(&mut self, puzzle: Puzzle) {
+        self.game = Game::new(puzzle);
+        self.game.count_mistakes = self.config.game.count_mistakes;
+        self.screen = Screen::Play;
+        self.hint = None;
+        self.pending = None;
+        self.checked.clear();
+        self.mark_next = false;
+        self.message = None;
+        self.start_fresh();
+    }
+
+    /// Takes the answer to an effect; an answer nobody waits for any more is dropped.
+    pub fn receive(&mut self, answer: Answer) -> Changed {
+        self.message_fresh = false;
+        self.receive_hint(answer)
+    }
+
+    /// Says that the effect asked for is taking a while (the event loop waited a moment
+    /// for it first, so a quick answer shows without this message flashing).
+    pub fn working(&mut self) -> Changed {
+        if self.pending.is_none() {
+            return Changed::Nothing;
+        }
+        self.say(
+            Tone::Info,
+            "Looking for a hint (a hard position)... keep playing; it shows here.",
+        );
+        Changed::View
+    }
+
+    /// Whether a hint is being worked out in the background.
+    pub fn hint_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+}
+
+/// `1 cell`, `5 cells`.
+fn cells(n: usize) -> String {
+    if n == 1 {
+        "1 cell".to_string()
+    } else {
+        format!("{n} cells")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::builtin;
+    use crate::puzzle::Variant;
+
+    #[test]
+    fn the_clock_saturates_instead_of_wrapping() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        app.game.elapsed_ms = u64::MAX - 5;
+        app.tick(1000);
+        assert_eq!(app.game.elapsed_ms, u64::MAX);
+    }
+
+    #[test]
+    fn quitting_with_unsaved_moves_offers_retry_or_quit_anyway() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        app.quit_prompt = true;
+        app.press("l");
+        assert!(!app.quit, "other keys wait for an answer");
+        app.press("r");
+        assert!(app.quit && app.retry_save && !app.quit_prompt);
+        app.quit = false;
+        app.retry_save = false;
+        app.quit_prompt = true;
+        app.press("q");
+        assert!(app.quit && app.quit_prompt && !app.retry_save);
+        app.quit = false;
+        app.press("<esc>");
+        assert!(!app.quit && !app.quit_prompt);
+    }
+
+    #[test]
+    fn commands_report_what_they_changed() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        assert_eq!(app.update(Command::MoveRight), Changed::View);
+        assert_eq!(app.update(Command::MoveRight), Changed::View);
+        assert_eq!(app.update(Command::Digit4), Changed::Board);
+        // A given refuses the digit with a message: drawn, board unchanged.
+        app.cursor = 0;
+        assert_eq!(app.update(Command::Digit4), Changed::View);
+        assert_eq!(app.update(Command::Confirm), Changed::Nothing);
+    }
+
+    #[test]
+    fn a_hint_request_is_an_effect_and_no_thread_work() {
+        let mut app = App::with_puzzle(builtin::puzzle(Variant::Standard));
+        app.press("H");
+        assert!(app.hint.is_none(), "the app itself works nothing out");
+        assert!(app.hint_pending());
+        let effects = app.take_effects();
+        assert_eq!(effects.len(), 1);
+        assert!(app.take_effects().is_empty());
+    }
+}

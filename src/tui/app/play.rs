@@ -1,0 +1,295 @@
+//! The play screen's commands: one method each, returning what it changed.
+
+use super::{cells, App, Changed, Record, Screen, Tone};
+use crate::game::MoveError;
+use crate::geometry::Cell;
+use crate::tui::config::Command;
+
+impl App {
+    pub(super) fn update_play(&mut self, cmd: Command) -> Changed {
+        if self.game.paused && !matches!(cmd, Command::Pause | Command::Quit | Command::Help) {
+            self.say(Tone::Info, "Paused: press P to resume.");
+            return Changed::View;
+        }
+        let was_solved = self.game.solved;
+        let before = (self.cursor, self.pencil);
+        let changed = self.run_play(cmd);
+        if changed == Changed::Board {
+            if !self.message_fresh {
+                self.message = None;
+            }
+            self.checked.clear();
+            self.dirty = true;
+            self.hint = None;
+        }
+        if (self.cursor, self.pencil) != before {
+            self.dirty = true;
+        }
+        if self.game.solved && !was_solved {
+            self.solved();
+        }
+        changed
+    }
+
+    /// The command table of the play screen.
+    fn run_play(&mut self, cmd: Command) -> Changed {
+        if let Some(d) = cmd.digit() {
+            return self.digit(d);
+        }
+        match cmd {
+            Command::MoveUp => self.move_vertical(-1),
+            Command::MoveDown => self.move_vertical(1),
+            Command::MoveLeft => self.move_horizontal(-1),
+            Command::MoveRight => self.move_horizontal(1),
+            Command::Clear => self.clear(),
+            Command::PencilMode => self.toggle_pencil(),
+            Command::MarkNext => self.arm_mark_next(),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::Hint => self.hint(),
+            Command::Check => self.check(),
+            Command::Solvable => self.solvable(),
+            Command::FillCandidates => self.fill_candidates(),
+            Command::ClearCandidates => self.clear_candidates(),
+            Command::Finish => self.finish(),
+            Command::NewGame => self.open_new_game_menu(),
+            Command::Pause => self.pause(),
+            Command::Help => self.open_help(),
+            Command::Cancel => self.cancel(),
+            Command::Quit => self.ask_quit(),
+            _ => Changed::Nothing,
+        }
+    }
+
+    /// Says "Solved" and records the solve.
+    fn solved(&mut self) {
+        let secs = self.game.elapsed_ms / 1000;
+        self.say(
+            Tone::Info,
+            format!(
+                "Solved in {}:{:02} ({})! n starts a new game.",
+                secs / 60,
+                secs % 60,
+                self.game.assists.summary()
+            ),
+        );
+        self.hint = None;
+        self.records.push(Record::Solved {
+            difficulty: self.game.puzzle().difficulty.clone(),
+            ms: self.game.elapsed_ms,
+            assisted: self.game.assists.is_assisted(),
+            kind: self.kind(),
+            hints: self.game.assists.hints,
+        });
+        self.note_solved_in_file();
+    }
+
+    /// Reports a refused move: a board change, or a message (or nothing) when refused.
+    pub(super) fn result(&mut self, r: Result<(), MoveError>) -> Changed {
+        match r {
+            Ok(()) => Changed::Board,
+            Err(MoveError::Nothing) => Changed::Nothing,
+            Err(e) => {
+                self.say(Tone::Warning, format!("Cannot do that: {e}."));
+                Changed::View
+            }
+        }
+    }
+
+    fn digit(&mut self, d: u8) -> Changed {
+        if d > self.max_digit() {
+            return Changed::Nothing;
+        }
+        let mark = self.pencil || self.mark_next;
+        self.mark_next = false;
+        let r = if mark {
+            self.game.toggle_mark(self.cursor, d, self.cursor)
+        } else {
+            self.game.place(
+                self.cursor,
+                d,
+                self.config.game.auto_remove_candidates,
+                self.cursor,
+            )
+        };
+        // Leaving mark-next mode is drawn even when the move was refused.
+        self.result(r).max(if mark {
+            Changed::View
+        } else {
+            Changed::Nothing
+        })
+    }
+
+    fn clear(&mut self) -> Changed {
+        let r = self.game.clear(self.cursor, self.cursor);
+        self.result(r)
+    }
+
+    fn toggle_pencil(&mut self) -> Changed {
+        self.pencil = !self.pencil;
+        Changed::View
+    }
+
+    fn arm_mark_next(&mut self) -> Changed {
+        self.mark_next = true;
+        Changed::View
+    }
+
+    fn undo(&mut self) -> Changed {
+        match self.game.undo(self.cursor) {
+            Some(c) => {
+                self.cursor = c;
+                Changed::Board
+            }
+            None => {
+                self.say(Tone::Info, "Nothing to undo.");
+                Changed::View
+            }
+        }
+    }
+
+    fn redo(&mut self) -> Changed {
+        match self.game.redo(self.cursor) {
+            Some(c) => {
+                self.cursor = c;
+                Changed::Board
+            }
+            None => {
+                self.say(Tone::Info, "Nothing to redo.");
+                Changed::View
+            }
+        }
+    }
+
+    fn solvable(&mut self) -> Changed {
+        self.game.assists.checked();
+        if self.game.still_solvable() {
+            self.say(Tone::Info, "Still solvable from here.");
+        } else {
+            self.say(
+                Tone::Warning,
+                "Not solvable any more: some entry is wrong (c shows which).",
+            );
+        }
+        Changed::View
+    }
+
+    fn fill_candidates(&mut self) -> Changed {
+        let r = self.game.fill_candidates(self.cursor);
+        self.result(r)
+    }
+
+    fn clear_candidates(&mut self) -> Changed {
+        let r = self.game.clear_marks(self.cursor);
+        self.result(r)
+    }
+
+    fn finish(&mut self) -> Changed {
+        match self.game.finish(self.cursor) {
+            Some(0) => {
+                self.say(Tone::Info, "Nothing left to fill.");
+                Changed::View
+            }
+            Some(n) => {
+                self.say(
+                    Tone::Info,
+                    format!("Filled {} from the solution.", cells(n)),
+                );
+                Changed::Board
+            }
+            None => {
+                self.say(
+                    Tone::Warning,
+                    "This puzzle has no unique solution to finish with.",
+                );
+                Changed::View
+            }
+        }
+    }
+
+    pub(super) fn open_new_game_menu(&mut self) -> Changed {
+        self.open_new_game();
+        Changed::View
+    }
+
+    fn pause(&mut self) -> Changed {
+        self.game.paused = !self.game.paused;
+        self.say(
+            Tone::Info,
+            if self.game.paused {
+                "Paused: press P to resume."
+            } else {
+                "Resumed."
+            },
+        );
+        Changed::View
+    }
+
+    fn open_help(&mut self) -> Changed {
+        self.screen = Screen::Help;
+        self.help_scroll = 0;
+        Changed::View
+    }
+
+    fn cancel(&mut self) -> Changed {
+        self.hint = None;
+        self.message = None;
+        self.mark_next = false;
+        self.checked.clear();
+        Changed::View
+    }
+
+    fn ask_quit(&mut self) -> Changed {
+        self.quit = true;
+        Changed::View
+    }
+
+    fn check(&mut self) -> Changed {
+        if self.game.solution().is_none() {
+            self.say(
+                Tone::Warning,
+                "This puzzle has no unique solution to check against.",
+            );
+            return Changed::View;
+        }
+        self.game.assists.checked();
+        self.dirty = true;
+        let g = self.game.geometry();
+        let wrong = self.game.deviations();
+        let bad_marks = self.game.bad_marks();
+        let names = |cells: &[Cell]| {
+            let mut s: Vec<String> = cells.iter().take(6).map(|&c| g.cell_name(c)).collect();
+            if cells.len() > 6 {
+                s.push("...".into());
+            }
+            s.join(", ")
+        };
+        let text = match (wrong.is_empty(), bad_marks.is_empty()) {
+            (true, true) => format!(
+                "No mistakes so far; {} to go.",
+                cells(self.game.remaining())
+            ),
+            (false, _) => format!(
+                "{} from the solution: {}.",
+                if wrong.len() == 1 {
+                    "1 entry differs".to_string()
+                } else {
+                    format!("{} entries differ", wrong.len())
+                },
+                names(&wrong)
+            ),
+            (true, false) => format!(
+                "Pencil marks leave out the answer in {}.",
+                names(&bad_marks)
+            ),
+        };
+        let tone = if wrong.is_empty() && bad_marks.is_empty() {
+            Tone::Info
+        } else {
+            Tone::Warning
+        };
+        self.checked = wrong.into_iter().chain(bad_marks).collect();
+        self.say(tone, text);
+        Changed::View
+    }
+}
