@@ -440,8 +440,7 @@ impl Position {
             Vec::new(),
             0,
             0,
-            0,
-            false,
+            crate::game::assist::Assists::default(),
         )
     }
 }

@@ -66,7 +66,7 @@ pub fn list_box(area: Rect, title: &str, footer: &str, list: &List) -> ListBox {
     ListBox { frame, rows, top }
 }
 
-fn block(ascii: bool, title: &str) -> Block<'static> {
+pub(super) fn block(ascii: bool, title: &str) -> Block<'static> {
     let b = Block::default()
         .borders(WBorders::ALL)
         .title(format!(" {title} "));
