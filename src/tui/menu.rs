@@ -559,6 +559,8 @@ mod tests {
     fn lists_wrap_and_jump_by_first_letter() {
         let mut m = NewGame::new(Variant::Standard, None);
         m.key(Key::Up);
+        assert_eq!(m.list.items[m.list.selected], RULES);
+        m.key(Key::Char('f'));
         assert_eq!(m.list.items[m.list.selected], FROM_FILE);
         m.key(Key::Char('K'));
         assert_eq!(m.list.items[m.list.selected], "killer");

@@ -97,6 +97,10 @@ impl App {
     /// cell toggles that mark; the digit bar places its digit (or clears) in the selected
     /// cell, as the digit keys do.
     fn click_board(&mut self, area: Rect, x: u16, y: u16) -> bool {
+        // A paused board takes no moves (the keys say how to resume).
+        if self.game.paused {
+            return false;
+        }
         let Ok(p) = view::plan(self, area) else {
             return false;
         };
