@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 use termdoku::game::builtin;
 use termdoku::puzzle::{Layout, Puzzle, Variant};
-use termdoku::tui::app::{App, Screen};
+use termdoku::tui::app::{App, Prompt, Record, Screen};
 use termdoku::tui::config::Config;
 use termdoku::tui::effects::Session;
 use termdoku::tui::view;
@@ -278,7 +278,7 @@ fn check_and_solvable_report_deviations() {
 #[test]
 fn finish_solves_and_undo_unsolves() {
     let mut a = app(Variant::Killer);
-    a.press("S");
+    a.press("Sf");
     assert!(a.game.solved);
     assert!(a.message.as_ref().unwrap().text.contains("Solved"));
     a.press("u");
@@ -336,7 +336,191 @@ fn pause_stops_the_clock_and_blocks_moves() {
     assert_eq!(a.game.elapsed_ms, 2000);
 }
 
+// ---------- confirmations, the assisted rule, the mistake switch ----------
+
+#[test]
+fn finish_asks_first_and_no_keeps_playing() {
+    let mut a = app(Variant::Standard);
+    a.press("S");
+    assert_eq!(a.prompt, Some(Prompt::Finish));
+    a.press("ll4");
+    assert_eq!(value(&a, "r1c3"), 0, "keys wait for the answer");
+    a.press("n");
+    assert_eq!(a.prompt, None);
+    assert!(!a.game.solved && !a.game.assists.is_assisted());
+    a.press("S<esc>");
+    assert!(a.prompt.is_none() && !a.game.solved);
+    a.press("Sf");
+    assert!(a.game.solved && a.game.assists.is_assisted());
+    // On a solved board there is nothing to ask.
+    a.press("S");
+    assert_eq!(a.prompt, None);
+}
+
+#[test]
+fn new_game_asks_only_while_a_game_is_in_progress() {
+    let mut a = app(Variant::Standard);
+    a.press("n");
+    assert!(a.screen == Screen::NewGame, "nothing played yet");
+    a.press("<esc> ll4 n");
+    assert_eq!(a.prompt, Some(Prompt::NewGame));
+    assert_eq!(a.screen, Screen::Play);
+    a.press("n");
+    assert_eq!((a.prompt, a.screen), (None, Screen::Play));
+    assert_eq!(value(&a, "r1c3"), 4, "the game goes on");
+    a.press("ny");
+    assert!(a.screen == Screen::NewGame);
+    // A solved game is not in progress.
+    let mut b = app(Variant::Standard);
+    b.press("Sf n");
+    assert!(b.screen == Screen::NewGame);
+}
+
+/// Places the solution's digit in every empty cell, as the player would.
+fn solve_by_hand(a: &mut Session) {
+    let sol = a.game.solution().expect("unique").to_vec();
+    for (c, &d) in sol.iter().enumerate() {
+        if a.game.value(c) == 0 {
+            a.cursor = c;
+            a.press(&termdoku::geometry::digit_char(d).to_string());
+        }
+    }
+    assert!(a.game.solved);
+}
+
+fn solve_record(a: &Session) -> bool {
+    a.records
+        .iter()
+        .find_map(|r| match r {
+            Record::Solved { assisted, .. } => Some(*assisted),
+            _ => None,
+        })
+        .expect("a solve was recorded")
+}
+
+#[test]
+fn nudges_techniques_and_checks_leave_a_solve_unassisted() {
+    let mut a = app(Variant::Standard);
+    a.press("H H <esc> c v");
+    solve_by_hand(&mut a);
+    assert!(!solve_record(&a), "sets a best time");
+    assert_eq!((a.game.assists.hints, a.game.assists.checks), (1, 2));
+    let msg = &a.message.as_ref().unwrap().text;
+    assert!(msg.contains("1 hint, 2 checks"), "{msg}");
+    assert!(!msg.contains("assisted"), "{msg}");
+}
+
+#[test]
+fn a_full_step_an_apply_or_a_finish_makes_the_solve_assisted() {
+    for keys in ["HHH<esc>", "HHHH", "Sf", "Ss"] {
+        let mut a = app(Variant::Standard);
+        a.press(keys);
+        if !a.game.solved {
+            a.press("<esc>");
+            solve_by_hand(&mut a);
+        }
+        assert!(solve_record(&a), "{keys}: no best time");
+        let msg = &a.message.as_ref().unwrap().text;
+        assert!(msg.contains("assisted"), "{keys}: {msg}");
+    }
+}
+
+#[test]
+fn the_mistake_counter_can_be_switched_off() {
+    let mut cfg = Config::default();
+    cfg.game.count_mistakes = false;
+    let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
+    let mut a = Session::new(App::new(game, cfg, true, false).unwrap());
+    a.press("ll1");
+    assert_eq!(a.game.mistakes, 0);
+    let screen = text(&render(&a, 80, 24));
+    assert!(!screen.contains("mistake"), "{screen}");
+    let mut on = app(Variant::Standard);
+    on.press("ll1");
+    assert!(text(&render(&on, 80, 24)).contains("mistakes 1"));
+}
+
+// ---------- the finish's replay ----------
+
+#[test]
+fn the_replay_steps_forward_and_back_then_fills() {
+    let mut a = app(Variant::Standard);
+    let start = a.game.values().to_vec();
+    a.press("Ss");
+    let r = a.replay.clone().expect("a replay");
+    assert_eq!(r.at, 0);
+    assert!(r.steps.len() > 10);
+    assert_eq!(a.hint.as_ref().map(|h| &h.hint), Some(&r.steps[0]));
+    assert!(a.game.assists.is_assisted());
+    a.press("l");
+    assert_eq!(a.replay.as_ref().unwrap().at, 1);
+    let first = &r.steps[0].placements[0];
+    assert_eq!(a.game.value(first.cell), first.digit);
+    assert_eq!(a.hint.as_ref().map(|h| &h.hint), Some(&r.steps[1]));
+    a.press("l h");
+    assert_eq!(a.replay.as_ref().unwrap().at, 1);
+    a.press("h");
+    assert_eq!(a.replay.as_ref().unwrap().at, 0);
+    assert_eq!(a.game.values(), &start[..], "back undoes the step");
+    a.press("h");
+    assert_eq!(a.replay.as_ref().unwrap().at, 0);
+    a.press("ll S");
+    assert!(a.replay.is_none());
+    assert!(a.game.solved && solve_record(&a));
+}
+
+#[test]
+fn the_replay_runs_to_the_end_and_esc_stops_it() {
+    let mut a = app(Variant::Killer);
+    a.press("Ss");
+    let n = a.replay.as_ref().unwrap().steps.len();
+    for _ in 0..n {
+        a.press("<enter>");
+    }
+    assert!(a.replay.is_none() && a.game.solved);
+    assert!(a.message.as_ref().unwrap().text.contains("Solved"));
+    let mut b = app(Variant::Standard);
+    b.press("Ss l <esc>");
+    assert!(b.replay.is_none() && b.hint.is_none());
+    let left = b.game.remaining();
+    b.press("4");
+    assert!(
+        b.game.remaining() < left || b.message.is_some(),
+        "play goes on"
+    );
+}
+
+#[test]
+fn a_slow_path_is_worked_out_in_the_background() {
+    let mut a = app(Variant::Honeycomb);
+    a.wait = std::time::Duration::ZERO;
+    a.press("Ss");
+    if a.replay.is_none() {
+        assert!(a.waiting());
+        let said = &a.message.as_ref().unwrap().text;
+        assert!(said.contains("solution path"), "{said}");
+        let start = std::time::Instant::now();
+        while a.replay.is_none() {
+            a.poll();
+            assert!(start.elapsed().as_secs() < 120, "no path arrived");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    assert_eq!(a.replay.as_ref().unwrap().at, 0);
+}
+
 // ---------- snapshots ----------
+
+#[test]
+fn snapshot_prompts_and_a_replay_frame() {
+    let mut a = app(Variant::Standard);
+    a.press("ll4 n");
+    insta::assert_snapshot!("prompt_new_game_80x24", text(&render(&a, 80, 24)));
+    a.press("n S");
+    insta::assert_snapshot!("prompt_finish_80x24", text(&render(&a, 80, 24)));
+    a.press("s l");
+    insta::assert_snapshot!("replay_step_2_80x24", text(&render(&a, 80, 24)));
+}
 
 #[test]
 fn snapshots_of_every_variant_at_each_size() {

@@ -72,6 +72,31 @@ impl HintWorker {
     }
 }
 
+impl HintWorker {
+    /// The logical solution path from this grid to the end (see [`next_hint`]); calls
+    /// `progress` with the number of steps found after each one.
+    pub fn path(
+        &mut self,
+        grid: &Grid,
+        solution: Option<&[u8]>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Vec<Hint> {
+        let mut grid = grid.clone();
+        let mut steps = Vec::new();
+        // Every step places or eliminates a candidate: a bound that is never reached.
+        let limit = grid.geometry().cell_count() * usize::from(grid.geometry().max_digit());
+        while steps.len() < limit {
+            let Some(step) = logic::next_step(&grid, solution, &mut self.memory) else {
+                break;
+            };
+            logic::apply(&mut grid, &step);
+            steps.push(Hint::from_step(&step, grid.geometry()));
+            progress(steps.len());
+        }
+        steps
+    }
+}
+
 /// The hint shown instead of a step when an entry differs from the solution.
 pub fn wrong_entry(g: &Geometry, cell: Cell, digit: u8) -> Hint {
     let house = looking_house(g, cell);

@@ -26,6 +26,12 @@ pub enum Job {
         grid: Grid,
         solution: Option<Vec<u8>>,
     },
+    /// The logical solution path from this board to the end (the finish's replay),
+    /// reporting progress as it goes.
+    Path {
+        grid: Grid,
+        solution: Option<Vec<u8>>,
+    },
 }
 
 /// The answer to the effect `id`.
@@ -39,13 +45,20 @@ pub struct Answer {
 pub enum Reply {
     /// The hint (none when there is none), or why the search failed.
     Hint(Result<Option<Hint>, String>),
+    /// Steps of the path found so far (the answer comes later).
+    Progress(usize),
+    /// The path's steps, or why the search failed.
+    Path(Result<Vec<Hint>, String>),
 }
 
 impl Reply {
     fn failed(&self) -> bool {
-        matches!(self, Reply::Hint(Err(_)))
+        matches!(self, Reply::Hint(Err(_)) | Reply::Path(Err(_)))
     }
 }
+
+/// How often (in steps) a path search reports progress.
+const PROGRESS_EVERY: usize = 5;
 
 /// Makes the next job panic, so tests can see the player survive one.
 #[cfg(test)]
@@ -120,6 +133,7 @@ impl Effects {
 fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
     let mut worker = hints::HintWorker::default();
     for effect in inbox {
+        let id = effect.id;
         let reply = match effect.job {
             Job::Hint { grid, solution } => {
                 let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -131,13 +145,23 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
                 }));
                 Reply::Hint(found.map_err(|p| panic_text(p.as_ref())))
             }
+            Job::Path { grid, solution } => {
+                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    worker.path(&grid, solution.as_deref(), &mut |n| {
+                        if n % PROGRESS_EVERY == 0 {
+                            let _ = answers.send(Answer {
+                                id,
+                                reply: Reply::Progress(n),
+                            });
+                        }
+                    })
+                }));
+                Reply::Path(found.map_err(|p| panic_text(p.as_ref())))
+            }
         };
         let failed = reply.failed();
         // The player may have quit: a closed channel is fine.
-        let _ = answers.send(Answer {
-            id: effect.id,
-            reply,
-        });
+        let _ = answers.send(Answer { id, reply });
         if failed {
             return;
         }
@@ -166,7 +190,7 @@ pub fn carry_out(app: &mut App, fx: &mut Effects, wait: Duration) -> Changed {
     }
     let start = Instant::now();
     let mut changed = Changed::Nothing;
-    while app.hint_pending() {
+    while app.waiting() {
         let left = wait.saturating_sub(start.elapsed());
         match fx.next(left) {
             Some(a) => changed = changed.max(app.receive(a)),

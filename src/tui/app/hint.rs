@@ -4,7 +4,7 @@
 use super::{App, Changed, HintState, Pending, Tone};
 use crate::game::assist::HintStage;
 use crate::game::hints::{self, Hint};
-use crate::tui::effects::{Answer, Effect, Job, Reply};
+use crate::tui::effects::{Effect, Job};
 
 impl App {
     /// Climbs the hint ladder: asks for a hint, shows more of it, then applies it.
@@ -46,6 +46,7 @@ impl App {
         self.pending = Some(Pending {
             id,
             grid: grid.clone(),
+            path: false,
         });
         self.effects.push(Effect {
             id,
@@ -76,15 +77,13 @@ impl App {
         Changed::Board
     }
 
-    pub(super) fn receive_hint(&mut self, answer: Answer) -> Changed {
-        if self.pending.as_ref().map(|p| p.id) != Some(answer.id) {
-            return Changed::Nothing;
-        }
-        let Some(asked) = self.pending.take() else {
-            return Changed::Nothing;
-        };
-        match answer.reply {
-            Reply::Hint(Ok(hint)) => {
+    pub(super) fn receive_hint(
+        &mut self,
+        asked: Pending,
+        reply: Result<Option<Hint>, String>,
+    ) -> Changed {
+        match reply {
+            Ok(hint) => {
                 if asked.grid == self.game.hint_grid() {
                     self.show_hint(hint);
                 } else {
@@ -94,7 +93,7 @@ impl App {
                     );
                 }
             }
-            Reply::Hint(Err(why)) => self.say(
+            Err(why) => self.say(
                 Tone::Warning,
                 format!("The hint failed ({why}); play on, and ask again for another try."),
             ),

@@ -8,14 +8,20 @@
 //! (`commands!` in `config.rs`), an arm in [`App::run_play`] calling one method, a test.
 //!
 //! By concern: `play.rs` the play screen's commands, `moves.rs` the cursor, `hint.rs` the
-//! hint ladder and its answers.
+//! hint ladder and its answers, `prompt.rs` the yes/no questions, `replay.rs` the finish
+//! that steps through the solution path.
 
 mod hint;
 mod moves;
 mod play;
+mod prompt;
+pub mod replay;
+
+pub use prompt::Prompt;
+pub use replay::Replay;
 
 use super::config::{Borders, Command, Config};
-use super::effects::{Answer, Effect};
+use super::effects::{Answer, Effect, Reply};
 use super::keys::{self, BindingError, Key, Keymap};
 use super::menu::Menus;
 use super::theme::Theme;
@@ -107,6 +113,8 @@ pub enum Record {
 struct Pending {
     id: u64,
     grid: crate::puzzle::Grid,
+    /// A solution path for the replay, not a hint.
+    path: bool,
 }
 
 pub struct App {
@@ -138,6 +146,10 @@ pub struct App {
     pub quit_prompt: bool,
     /// The player asked for the save to be tried again.
     pub retry_save: bool,
+    /// A question on screen, waiting for its answer.
+    pub prompt: Option<Prompt>,
+    /// The finish stepping through the solution path.
+    pub replay: Option<Replay>,
     seed: u64,
     /// Slow work asked of the event loop, not yet taken by it.
     effects: Vec<Effect>,
@@ -187,6 +199,8 @@ impl App {
             records: Vec::new(),
             quit_prompt: false,
             retry_save: false,
+            prompt: None,
+            replay: None,
             seed: 0x2545_F491_4F6C_DD1D,
             effects: Vec::new(),
             pending: None,
@@ -259,6 +273,9 @@ impl App {
         let cmd = self.keymap.lookup(key, self.max_digit());
         if self.quit_prompt {
             return self.answer_quit_prompt(key, cmd);
+        }
+        if let Some(p) = self.prompt {
+            return self.answer_prompt(p, key, cmd);
         }
         match cmd {
             Some(cmd) => self.update(cmd),
@@ -350,6 +367,8 @@ impl App {
         self.screen = Screen::Play;
         self.hint = None;
         self.pending = None;
+        self.prompt = None;
+        self.replay = None;
         self.checked.clear();
         self.mark_next = false;
         self.message = None;
@@ -359,24 +378,48 @@ impl App {
     /// Takes the answer to an effect; an answer nobody waits for any more is dropped.
     pub fn receive(&mut self, answer: Answer) -> Changed {
         self.message_fresh = false;
-        self.receive_hint(answer)
+        if self.pending.as_ref().map(|p| p.id) != Some(answer.id) {
+            return Changed::Nothing;
+        }
+        let Some(asked) = self.pending.take() else {
+            return Changed::Nothing;
+        };
+        match answer.reply {
+            Reply::Hint(reply) => self.receive_hint(asked, reply),
+            Reply::Progress(steps) => {
+                self.pending = Some(asked);
+                self.say(
+                    Tone::Info,
+                    format!("Working out the solution path: {steps} steps so far..."),
+                );
+                Changed::View
+            }
+            Reply::Path(reply) => self.receive_path(asked, reply),
+        }
     }
 
     /// Says that the effect asked for is taking a while (the event loop waited a moment
     /// for it first, so a quick answer shows without this message flashing).
     pub fn working(&mut self) -> Changed {
-        if self.pending.is_none() {
+        let Some(p) = &self.pending else {
             return Changed::Nothing;
-        }
-        self.say(
-            Tone::Info,
-            "Looking for a hint (a hard position)... keep playing; it shows here.",
-        );
+        };
+        let text = if p.path {
+            "Working out the solution path... keep playing; the replay starts when it is ready."
+        } else {
+            "Looking for a hint (a hard position)... keep playing; it shows here."
+        };
+        self.say(Tone::Info, text);
         Changed::View
     }
 
     /// Whether a hint is being worked out in the background.
     pub fn hint_pending(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| !p.path)
+    }
+
+    /// Whether the app waits for the answer to an effect.
+    pub fn waiting(&self) -> bool {
         self.pending.is_some()
     }
 }

@@ -13,26 +13,39 @@ impl App {
         }
         let was_solved = self.game.solved;
         let before = (self.cursor, self.pencil);
-        let changed = self.run_play(cmd);
+        let changed = if self.replay.is_some() {
+            self.run_replay(cmd)
+        } else {
+            self.run_play(cmd)
+        };
+        self.after_board_change(changed, was_solved);
+        if (self.cursor, self.pencil) != before {
+            self.dirty = true;
+        }
+        changed
+    }
+
+    /// After a board change, the old message, check marks and hint go; a solve is said
+    /// and recorded.
+    pub(super) fn after_board_change(&mut self, changed: Changed, was_solved: bool) {
         if changed == Changed::Board {
             if !self.message_fresh {
                 self.message = None;
             }
             self.checked.clear();
             self.dirty = true;
-            self.hint = None;
-        }
-        if (self.cursor, self.pencil) != before {
-            self.dirty = true;
+            // A replay's step is shown as a hint on the board it changed.
+            if self.replay.is_none() {
+                self.hint = None;
+            }
         }
         if self.game.solved && !was_solved {
             self.solved();
         }
-        changed
     }
 
     /// The command table of the play screen.
-    fn run_play(&mut self, cmd: Command) -> Changed {
+    pub(super) fn run_play(&mut self, cmd: Command) -> Changed {
         if let Some(d) = cmd.digit() {
             return self.digit(d);
         }
@@ -51,8 +64,8 @@ impl App {
             Command::Solvable => self.solvable(),
             Command::FillCandidates => self.fill_candidates(),
             Command::ClearCandidates => self.clear_candidates(),
-            Command::Finish => self.finish(),
-            Command::NewGame => self.open_new_game_menu(),
+            Command::Finish => self.ask_finish(),
+            Command::NewGame => self.ask_new_game(),
             Command::Pause => self.pause(),
             Command::Help => self.open_help(),
             Command::Cancel => self.cancel(),
@@ -184,7 +197,34 @@ impl App {
         self.result(r)
     }
 
-    fn finish(&mut self) -> Changed {
+    /// Asks before the finish; nothing to ask about on a solved board.
+    fn ask_finish(&mut self) -> Changed {
+        if self.game.solution().is_none() {
+            self.say(
+                Tone::Warning,
+                "This puzzle has no unique solution to finish with.",
+            );
+        } else if self.game.solved {
+            self.say(Tone::Info, "Nothing left to fill.");
+        } else {
+            self.prompt = Some(super::Prompt::Finish);
+        }
+        Changed::View
+    }
+
+    /// Asks before a new game replaces one in progress (not when nothing was played, or
+    /// the game is solved).
+    fn ask_new_game(&mut self) -> Changed {
+        if self.game.has_progress() && !self.game.solved {
+            self.prompt = Some(super::Prompt::NewGame);
+            return Changed::View;
+        }
+        self.open_new_game_menu()
+    }
+
+    /// Fills the rest from the solution (the finish's "fill at once").
+    pub(super) fn fill_rest(&mut self) -> Changed {
+        self.replay = None;
         match self.game.finish(self.cursor) {
             Some(0) => {
                 self.say(Tone::Info, "Nothing left to fill.");

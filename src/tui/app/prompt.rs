@@ -52,11 +52,14 @@ enum Answer {
 
 impl App {
     /// Takes a key while a prompt is shown.
-    pub(super) fn answer_prompt(&mut self, prompt: Prompt, key: Key, cmd: Option<Command>) -> Changed {
+    pub(super) fn answer_prompt(
+        &mut self,
+        prompt: Prompt,
+        key: Key,
+        cmd: Option<Command>,
+    ) -> Changed {
         let answer = match (prompt, key, cmd) {
-            (_, Key::Char('y' | 'Y'), _) | (Prompt::Finish, Key::Char('f' | 'F'), _) => {
-                Answer::Yes
-            }
+            (_, Key::Char('y' | 'Y'), _) | (Prompt::Finish, Key::Char('f' | 'F'), _) => Answer::Yes,
             (Prompt::Finish, Key::Char('s'), _) => Answer::Step,
             (_, Key::Char('n' | 'N') | Key::Esc, _) | (_, _, Some(Command::Cancel)) => Answer::No,
             (_, _, Some(Command::Quit)) => {

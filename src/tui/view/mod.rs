@@ -16,7 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders as WBorders, Clear, Paragraph, Widget, Wrap};
 
 /// The plan for this app on this area, or the size the smallest layout needs; with the
 /// mouse on, a digit bar under the grid where there is room.
@@ -71,6 +71,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                     );
                 }
                 _ => {}
+            }
+            if let Some(prompt) = app.prompt {
+                let (title, lines) = prompt.text();
+                let lines = lines.into_iter().map(Line::raw).collect();
+                popup(app, title, lines, area, buf);
             }
         }
     }
@@ -203,12 +208,20 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
 fn hint_or_message(app: &App) -> Option<String> {
     if let Some(hs) = &app.hint {
         return Some(format!(
-            "Hint {}/3: {}",
-            hs.stage,
+            "{}: {}",
+            hint_label(app, hs.stage),
             hs.hint.text(hs.detail())
         ));
     }
     app.message.as_ref().map(|m| m.text.clone())
+}
+
+/// `Hint 2/3`, or in a replay `Step 4/31`.
+fn hint_label(app: &App, stage: u8) -> String {
+    match &app.replay {
+        Some(r) => format!("Step {}/{}", r.at + 1, r.steps.len()),
+        None => format!("Hint {stage}/3"),
+    }
 }
 
 /// The selected cell in the names hints use: `r5c3`, its box or region, for a honeycomb
@@ -321,14 +334,18 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         if below {
             // Below the grid there may be one row: the hint's words come first.
             news.push(Line::styled(
-                format!("Hint {}/3: {}", hs.stage, hs.hint.text(hs.detail())),
+                format!(
+                    "{}: {}",
+                    hint_label(app, hs.stage),
+                    hs.hint.text(hs.detail())
+                ),
                 t.title,
             ));
         } else {
             news.push(Line::styled(
                 format!(
-                    "Hint {}/3: {}",
-                    hs.stage,
+                    "{}: {}",
+                    hint_label(app, hs.stage),
                     ["where", "what", "step"][usize::from(hs.stage.clamp(1, 3)) - 1]
                 ),
                 t.title,
@@ -336,6 +353,7 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
             news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
         }
         let next = match hs.stage {
+            _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
             1 => "H again: which technique",
             2 => "H again: the full step",
             _ => "H again applies it",
@@ -460,5 +478,47 @@ pub fn help_rows(app: &App) -> Vec<(String, String)> {
             None => rows.push((names(c), c.description().to_string())),
         }
     }
+    rows.push((
+        format!("{} then s", names(Command::Finish)),
+        format!("Replay: {}", super::app::replay::REPLAY_KEYS),
+    ));
     rows
+}
+
+/// A box in the middle of the screen, just big enough for its lines.
+fn popup(app: &App, title: &str, lines: Vec<Line>, area: Rect, buf: &mut Buffer) {
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+    let w = (widest.max(title.len()) as u16 + 4).min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .block(frame(app).title(title.to_string()))
+        .wrap(Wrap { trim: false })
+        .render(rect, buf);
+}
+
+/// A popup's border, in ASCII when the grid is.
+fn frame(app: &App) -> Block<'static> {
+    if app.ascii {
+        Block::default()
+            .borders(WBorders::ALL)
+            .border_set(ratatui::symbols::border::Set {
+                top_left: "+",
+                top_right: "+",
+                bottom_left: "+",
+                bottom_right: "+",
+                vertical_left: "|",
+                vertical_right: "|",
+                horizontal_top: "-",
+                horizontal_bottom: "-",
+            })
+    } else {
+        Block::default().borders(WBorders::ALL)
+    }
 }
