@@ -156,6 +156,82 @@ fn honeycomb_moves_between_offset_rows() {
     assert_eq!(a.game.geometry().coords(a.cursor).0, 6);
 }
 
+/// Where the keys lead from a cell, by name.
+fn moved(a: &mut Session, from: &str, keys: &str) -> String {
+    a.cursor = cell(a, from);
+    a.press(keys);
+    a.game.geometry().cell_name(a.cursor)
+}
+
+#[test]
+fn honeycomb_moves_six_ways_from_a_middle_cell() {
+    let mut a = app(Variant::Honeycomb);
+    for (keys, to) in [
+        ("h", "r5c4"),
+        ("l", "r5c6"),
+        ("Y", "r4c4"),
+        ("U", "r4c5"),
+        ("B", "r6c4"),
+        ("N", "r6c5"),
+        // Each slanted move and its opposite come back.
+        ("YN", "r5c5"),
+        ("UB", "r5c5"),
+    ] {
+        assert_eq!(moved(&mut a, "r5c5", keys), to, "{keys}");
+    }
+    // Off the middle row the slants follow the lines: r3c2 is on / line 2 and \ line 4.
+    for (keys, to) in [("Y", "r2c1"), ("U", "r2c2"), ("B", "r4c2"), ("N", "r4c3")] {
+        assert_eq!(moved(&mut a, "r3c2", keys), to, "{keys}");
+    }
+}
+
+#[test]
+fn honeycomb_slanted_moves_wrap_along_their_line_at_the_edges() {
+    let mut a = app(Variant::Honeycomb);
+    for (from, keys, to) in [
+        ("r1c1", "Y", "r9c5"),
+        ("r1c1", "U", "r5c1"),
+        ("r5c1", "B", "r1c1"),
+        ("r9c5", "N", "r1c1"),
+        ("r1c1", "h", "r1c5"),
+        ("r1c5", "l", "r1c1"),
+        ("r9c1", "B", "r1c5"),
+        ("r1c5", "U", "r9c1"),
+        ("r5c9", "N", "r1c5"),
+    ] {
+        assert_eq!(moved(&mut a, from, keys), to, "{from} {keys}");
+    }
+}
+
+#[test]
+fn honeycomb_up_and_down_keep_to_the_column() {
+    let mut a = app(Variant::Honeycomb);
+    // Straight down the screen from the centre: a zigzag, not a drift to one side.
+    assert_eq!(moved(&mut a, "r5c5", "jj"), "r7c4");
+    assert_eq!(moved(&mut a, "r5c5", "jjjj"), "r9c3");
+    assert_eq!(moved(&mut a, "r5c5", "kk"), "r3c4");
+    // A sideways move starts a new column.
+    assert_eq!(moved(&mut a, "r5c5", "j l l j"), "r7c5");
+}
+
+#[test]
+fn slanted_moves_are_honeycomb_only_in_help_and_rebindable() {
+    let listed = |a: &Session| {
+        view::help_rows(a)
+            .iter()
+            .any(|(_, d)| d.contains("up-left"))
+    };
+    let mut square = app(Variant::Standard);
+    assert!(!listed(&square));
+    square.press("Y");
+    assert_eq!(square.cursor, 0, "no slanted neighbours on a square grid");
+    assert!(listed(&app(Variant::Honeycomb)));
+    let cfg = termdoku::tui::config::parse("[keys]\nmove-down-right = \"y\"\n", "u.toml").unwrap();
+    let game = termdoku::game::Game::new(builtin::puzzle(Variant::Honeycomb));
+    let mut a = Session::new(App::new(game, cfg, true, false).unwrap());
+    assert_eq!(moved(&mut a, "r5c5", "y"), "r6c5");
+}
+
 #[test]
 fn pencil_mode_and_mark_next_toggle_marks() {
     let mut a = app(Variant::Standard);
@@ -784,7 +860,7 @@ fn snapshot_help_screen() {
     a.press("?");
     let t = text(&render(&a, 80, 24));
     for c in termdoku::tui::config::Command::ALL {
-        if c.digit().is_none() {
+        if c.digit().is_none() && !c.is_slanted_move() {
             assert!(t.contains(c.description()), "{} missing:\n{t}", c.name());
         }
     }

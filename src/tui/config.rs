@@ -48,10 +48,14 @@ macro_rules! commands {
 }
 
 commands! {
-    MoveUp move_up "move-up" ["up", "k"] "Move up (wraps around)";
-    MoveDown move_down "move-down" ["down", "j"] "Move down (wraps around)";
+    MoveUp move_up "move-up" ["up", "k"] "Move up (wraps; zigzags on a honeycomb)";
+    MoveDown move_down "move-down" ["down", "j"] "Move down (wraps; zigzags on a honeycomb)";
     MoveLeft move_left "move-left" ["left", "h"] "Move left (wraps around)";
     MoveRight move_right "move-right" ["right", "l"] "Move right (wraps around)";
+    MoveUpLeft move_up_left "move-up-left" ["Y"] "Honeycomb: move up-left along the \\ line (wraps)";
+    MoveUpRight move_up_right "move-up-right" ["U"] "Honeycomb: move up-right along the / line (wraps)";
+    MoveDownLeft move_down_left "move-down-left" ["B"] "Honeycomb: move down-left along the / line (wraps)";
+    MoveDownRight move_down_right "move-down-right" ["N"] "Honeycomb: move down-right along the \\ line (wraps)";
     Digit1 digit_1 "digit-1" ["1"] "Digit 1";
     Digit2 digit_2 "digit-2" ["2"] "Digit 2";
     Digit3 digit_3 "digit-3" ["3"] "Digit 3";
@@ -95,6 +99,17 @@ impl Command {
         (first..first + 16)
             .contains(&i)
             .then(|| (i - first + 1) as u8)
+    }
+
+    /// The honeycomb's four slanted moves (no such neighbours on other grids).
+    pub fn is_slanted_move(self) -> bool {
+        matches!(
+            self,
+            Command::MoveUpLeft
+                | Command::MoveUpRight
+                | Command::MoveDownLeft
+                | Command::MoveDownRight
+        )
     }
 
     /// Digits 10-16, bound in a layer of their own.

@@ -146,6 +146,8 @@ pub struct App {
     pub quit_prompt: bool,
     /// The player asked for the save to be tried again.
     pub retry_save: bool,
+    /// The screen column a run of up/down moves keeps to (see `moves.rs`).
+    vertical_x: Option<i32>,
     /// A question on screen, waiting for its answer.
     pub prompt: Option<Prompt>,
     /// The finish stepping through the solution path.
@@ -199,6 +201,7 @@ impl App {
             records: Vec::new(),
             quit_prompt: false,
             retry_save: false,
+            vertical_x: None,
             prompt: None,
             replay: None,
             seed: 0x2545_F491_4F6C_DD1D,

@@ -1,5 +1,6 @@
 //! The play screen's commands: one method each, returning what it changed.
 
+use super::moves::Slant;
 use super::{cells, App, Changed, Record, Screen, Tone};
 use crate::game::MoveError;
 use crate::geometry::Cell;
@@ -13,6 +14,10 @@ impl App {
         }
         let was_solved = self.game.solved;
         let before = (self.cursor, self.pencil);
+        if !matches!(cmd, Command::MoveUp | Command::MoveDown) {
+            // The next vertical run keeps to the column it starts in.
+            self.vertical_x = None;
+        }
         let changed = if self.replay.is_some() {
             self.run_replay(cmd)
         } else {
@@ -54,6 +59,10 @@ impl App {
             Command::MoveDown => self.move_vertical(1),
             Command::MoveLeft => self.move_horizontal(-1),
             Command::MoveRight => self.move_horizontal(1),
+            Command::MoveUpLeft => self.move_slanted(Slant::UpLeft),
+            Command::MoveUpRight => self.move_slanted(Slant::UpRight),
+            Command::MoveDownLeft => self.move_slanted(Slant::DownLeft),
+            Command::MoveDownRight => self.move_slanted(Slant::DownRight),
             Command::Clear => self.clear(),
             Command::PencilMode => self.toggle_pencil(),
             Command::MarkNext => self.arm_mark_next(),

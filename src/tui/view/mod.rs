@@ -456,7 +456,11 @@ pub fn help_rows(app: &App) -> Vec<(String, String)> {
     };
     let mut rows = Vec::new();
     let mut digits_done = false;
+    let honeycomb = app.game.geometry().shape() == crate::geometry::Shape::Honeycomb;
     for &c in Command::ALL {
+        if c.is_slanted_move() && !honeycomb {
+            continue;
+        }
         match c.digit() {
             Some(_) if digits_done => continue,
             Some(_) => {
