@@ -437,7 +437,7 @@ fn finish_asks_first_and_no_keeps_playing() {
 fn new_game_asks_only_while_a_game_is_in_progress() {
     let mut a = app(Variant::Standard);
     a.press("n");
-    assert!(matches!(a.screen, Screen::NewGame), "nothing played yet");
+    assert!(a.screen == Screen::NewGame, "nothing played yet");
     a.press("<esc> ll4 n");
     assert_eq!(a.prompt, Some(Prompt::NewGame));
     assert_eq!(a.screen, Screen::Play);
@@ -445,11 +445,11 @@ fn new_game_asks_only_while_a_game_is_in_progress() {
     assert_eq!((a.prompt, a.screen), (None, Screen::Play));
     assert_eq!(value(&a, "r1c3"), 4, "the game goes on");
     a.press("ny");
-    assert!(matches!(a.screen, Screen::NewGame));
+    assert!(a.screen == Screen::NewGame);
     // A solved game is not in progress.
     let mut b = app(Variant::Standard);
     b.press("Sf n");
-    assert!(matches!(b.screen, Screen::NewGame));
+    assert!(b.screen == Screen::NewGame);
 }
 
 /// Places the solution's digit in every empty cell, as the player would.

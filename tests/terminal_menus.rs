@@ -105,3 +105,21 @@ fn tmux_opens_puzzle_3_of_a_collection_and_a_16x16_game_from_the_menu() {
     t.send(&["q"]);
     t.wait_exit();
 }
+
+#[test]
+fn a_size_the_variant_does_not_come_in_is_refused_before_the_screen_switches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["--variant", "killer", "--size", "16"])
+        .env("TERMDOKU_STATE_DIR", tmp.path().join("s"))
+        .env("TERMDOKU_CONFIG_DIR", tmp.path().join("c"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no killer 16x16 puzzles: killer comes in 9x9"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing drawn");
+}

@@ -30,7 +30,7 @@ pub fn convert(m: MouseEvent) -> Option<Mouse> {
 impl App {
     /// Handles the mouse on a screen of `area`; true when something may have changed.
     pub fn handle_mouse(&mut self, m: Mouse, area: Rect) -> bool {
-        if self.quit_prompt || !self.config.display.mouse {
+        if self.quit_prompt || self.prompt.is_some() || !self.config.display.mouse {
             return false;
         }
         match (self.screen, m) {
