@@ -150,9 +150,9 @@ pub enum Command {
         /// Write the drill bank (puzzles/drills.jsonl) for every technique and variant.
         #[arg(long, conflicts_with_all = ["technique", "count", "budget"])]
         bank: bool,
-        /// With --bank: puzzles walked on standard (a tenth of it on each other variant,
-        /// whose puzzles cost 3 to 15 times more), so that the bank depends on the seed and
-        /// this number only, not on the machine's speed.
+        /// With --bank: puzzles walked on standard (a tenth of it on each other variant, a
+        /// twentieth on killer: their puzzles cost 3 to 15 times more), so that the bank
+        /// depends on the seed and this number only, not on the machine's speed.
         #[arg(long, requires = "bank", default_value_t = 6000)]
         puzzles: u64,
     },
