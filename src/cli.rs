@@ -60,7 +60,7 @@ pub struct PositionOpts {
     /// token per cell, row-major, the cell's candidate digits (the digit alone for a filled
     /// cell). The forum's 9-line layout with |, -, + is read too. For a standard 9x9 grid
     /// given without a puzzle, a single-digit token is a placed cell.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub marks: Option<String>,
     /// Entries placed after the givens, in line format ('.' for none).
     #[arg(long, value_name = "LINE")]
