@@ -64,7 +64,7 @@ pub struct PositionOpts {
     /// token per cell, row-major, the cell's candidate digits (the digit alone for a filled
     /// cell). The forum's 9-line layout with |, -, + is read too. For a standard 9x9 grid
     /// given without a puzzle, a single-digit token is a placed cell.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub marks: Option<String>,
     /// Entries placed after the givens, in line format ('.' for none).
     #[arg(long, value_name = "LINE")]
@@ -154,9 +154,9 @@ pub enum Command {
         /// Write the drill bank (puzzles/drills.jsonl) for every technique and variant.
         #[arg(long, conflicts_with_all = ["technique", "count", "budget"])]
         bank: bool,
-        /// With --bank: puzzles walked on standard (a tenth of it on each other variant,
-        /// whose puzzles cost 3 to 15 times more), so that the bank depends on the seed and
-        /// this number only, not on the machine's speed.
+        /// With --bank: puzzles walked on standard (a tenth of it on each other variant, a
+        /// twentieth on killer: their puzzles cost 3 to 15 times more), so that the bank
+        /// depends on the seed and this number only, not on the machine's speed.
         #[arg(long, requires = "bank", default_value_t = 6000)]
         puzzles: u64,
     },

@@ -232,10 +232,10 @@ pub fn bank_command(seed: u64, puzzles: u64) -> i32 {
             .iter()
             .map(|t| drill::bank_quota(t, v))
             .collect();
-        let walked = if v == Variant::Standard {
-            puzzles
-        } else {
-            puzzles / 10
+        let walked = match v {
+            Variant::Standard => puzzles,
+            Variant::Killer => puzzles / 20,
+            _ => puzzles / 10,
         };
         let h = drill::harvest(
             v,

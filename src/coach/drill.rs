@@ -30,8 +30,9 @@ pub struct Drill {
 /// and a path that needs several is mostly forcing steps from there on.
 const MAX_FORCING: usize = 2;
 
-/// Puzzles walked per round; the rounds run in parallel and are read in index order, so a
-/// seed gives the same drills on any number of cores.
+/// Puzzles walked per round, after a first round of 2 and one of 4 (a drill of a common
+/// technique needs no more); the puzzles of a round are walked in parallel and read in
+/// index order, so a seed gives the same drills on any number of cores.
 const ROUND: u64 = 8;
 
 fn table_index(t: &TechniqueInfo) -> usize {
@@ -117,13 +118,16 @@ pub fn harvest(variant: Variant, seed: u64, quota: &[usize], budget: Budget) -> 
         return out;
     };
     let mut next = 0u64;
+    let mut size = 2;
     while left.iter().any(|&n| n > 0) && next < budget.puzzles && start.elapsed() < budget.time {
         let want: Vec<bool> = left.iter().map(|&n| n > 0).collect();
-        let round: Vec<Vec<Drill>> = (next..(next + ROUND).min(budget.puzzles))
+        let end = (next + size).min(budget.puzzles);
+        let round: Vec<Vec<Drill>> = (next..end)
             .into_par_iter()
             .map(|i| drills_of(&sources, i, &want))
             .collect();
-        next = (next + ROUND).min(budget.puzzles);
+        next = end;
+        size = (size * 2).min(ROUND);
         for d in round.into_iter().flatten() {
             let i = table_index(d.technique);
             if let Some(n) = left.get_mut(i).filter(|n| **n > 0) {
@@ -170,10 +174,11 @@ impl Sources {
         Some(Sources { minimal, hard })
     }
 
-    /// Puzzle `index` with its solution: minimal ones and rated ones in turn.
+    /// Puzzle `index` with its solution: two minimal ones, then the rated ones, in turn.
     fn puzzle(&self, index: u64) -> Option<(Puzzle, Vec<u8>)> {
         let turn = index % (self.hard.len() as u64 + 2);
-        match usize::try_from(turn).ok().and_then(|t| self.hard.get(t)) {
+        let rated = turn.checked_sub(2).and_then(|t| usize::try_from(t).ok());
+        match rated.and_then(|t| self.hard.get(t)) {
             Some(g) => g.generate(index).ok().map(|g| (g.puzzle, g.solution)),
             None => self.minimal.sample(index),
         }

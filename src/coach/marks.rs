@@ -542,6 +542,38 @@ mod tests {
     }
 
     #[test]
+    fn a_game_starts_from_the_position() {
+        let p = puzzle();
+        let mut grid = Grid::from_puzzle(&p);
+        grid.eliminate(1, 1);
+        let text = write_marks(&grid);
+        let pos = read_position(Some(&p), Some((&text, "m")), None).unwrap();
+        let game = pos.into_game();
+        assert_eq!(game.values(), grid.values());
+        assert!(!game.marks(1).contains(1) && game.marks(1) == grid.candidates(1));
+        assert!(game.marks(0).is_empty(), "a given has no marks");
+        assert!(game.solution().is_some());
+    }
+
+    #[test]
+    fn placed_entries_without_marks_clean_their_peers() {
+        let p = puzzle();
+        let mut line = vec!['.'; 81];
+        line[1] = '1';
+        let line: String = line.into_iter().collect();
+        let pos = read_position(Some(&p), None, Some((&line, "p"))).unwrap();
+        assert_eq!(pos.grid.value(1), 1);
+        assert!(!pos.grid.is_given(1) && pos.grid.is_given(0));
+        assert!(!pos.grid.candidates(2).contains(1));
+        let short = &line[..80];
+        let e = read_position(Some(&p), None, Some((short, "p"))).unwrap_err();
+        assert!(
+            e.to_string().starts_with("p:1:81: 80 cells, expected 81"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn bad_mark_grids_name_line_and_column() {
         let p = puzzle();
         let good = write_marks(&Grid::from_puzzle(&p));
