@@ -502,3 +502,40 @@ impl Search<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Plan;
+    use crate::puzzle::{Layout, Variant};
+
+    fn plan(variant: Variant, size: usize) -> Option<Plan> {
+        Plan::new(&Layout::new(variant, size).geometry().unwrap())
+    }
+
+    #[test]
+    fn takes_line_layouts_only() {
+        let honeycomb = plan(Variant::Honeycomb, 9).unwrap();
+        // Rows, `/` lines and `\` lines each cover the 61 cells once.
+        assert_eq!(honeycomb.families.len(), 3);
+        assert!(honeycomb.families.iter().all(|f| f.len() == 9));
+        // Squares: complete houses only, so nothing to count.
+        assert!(plan(Variant::Standard, 4).unwrap().families.is_empty());
+        assert!(plan(Variant::Standard, 6).is_some());
+        // Too many cells for one 64-bit mask.
+        assert!(plan(Variant::Standard, 9).is_none());
+        assert!(plan(Variant::Diagonal, 9).is_none());
+    }
+
+    #[test]
+    fn honeycomb_givens_out_of_range_have_no_solution() {
+        let p = plan(Variant::Honeycomb, 9).unwrap();
+        let mut givens = vec![0u8; 61];
+        givens[30] = 10;
+        assert_eq!(p.solve_givens(&givens, 2).count, 0);
+        assert_eq!(p.solve_givens(&givens[..60], 2).count, 0);
+        givens[30] = 0;
+        let s = p.solve_givens(&givens, 2);
+        assert_eq!(s.count, 2);
+        assert_eq!(s.first.map(|f| f.len()), Some(61));
+    }
+}
