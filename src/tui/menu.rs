@@ -242,7 +242,9 @@ impl NewGame {
     }
 
     /// A key: arrows and j/k move, Enter/right/l choose, Esc/left/h go back, another letter
-    /// jumps to the entry starting with it; in the file prompt keys type.
+    /// jumps to the entry starting with it. `h` and `l` jump first where an entry starts
+    /// with them (honeycomb, hard), so every variant and level has its letter. In the file
+    /// prompt keys type.
     pub fn key(&mut self, key: Key) -> Outcome {
         if let Step::File { path, error } = &mut self.step {
             match key {
@@ -266,6 +268,7 @@ impl NewGame {
             Key::Down | Key::Char('j') | Key::Tab => self.list.step(1),
             Key::Home => self.list.selected = 0,
             Key::End => self.list.selected = self.list.items.len().saturating_sub(1),
+            Key::Char(c @ ('h' | 'l')) if self.list.jump(c) => {}
             Key::Enter | Key::Right | Key::Char('l') => return self.choose(),
             Key::Esc | Key::Left | Key::Char('h') => return self.back(),
             Key::Char('q') | Key::Ctrl('c') => return Outcome::Quit,
@@ -566,6 +569,14 @@ mod tests {
         assert_eq!(m.list.items[m.list.selected], "killer");
         m.key(Key::Char('d'));
         assert_eq!(m.list.items[m.list.selected], "diagonal");
+        // h names honeycomb here rather than going back; on the size list it goes back.
+        assert_eq!(m.key(Key::Char('h')), Outcome::Stay);
+        assert_eq!(m.list.items[m.list.selected], "honeycomb");
+        m.key(Key::Char('k'));
+        m.key(Key::Enter);
+        assert_eq!(m.step, Step::Level);
+        m.key(Key::Char('h'));
+        assert_eq!(m.list.items[m.list.selected], "hard");
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub fn lines(stats: &Stats) -> Vec<String> {
             "All games: {} started, {} solved.",
             stats.started, stats.solved
         ),
-        "Best and average times count unassisted solves only (no full hint step, finish or reveal).".into(),
+        "Best and average times count unassisted solves only".into(),
+        "(no full hint step, apply, finish or reveal).".into(),
         String::new(),
     ];
     let rows = stats.sorted();
