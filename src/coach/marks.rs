@@ -325,11 +325,7 @@ pub fn read_position(
         let v = values[c];
         if v != 0 {
             if t.digits != Digits::single(v) {
-                let what = if puzzle.givens[c] != 0 {
-                    "given"
-                } else {
-                    "placed"
-                };
+                let what = origin(&puzzle, c);
                 return Err(ParseError::invalid(
                     t.pos.clone(),
                     format!(
@@ -345,11 +341,7 @@ pub fn read_position(
         }
         for d in t.digits.iter() {
             if let Some(&p) = g.peers(c).iter().find(|&&p| values[p] == d) {
-                let what = if puzzle.givens[p] != 0 {
-                    "given"
-                } else {
-                    "placed"
-                };
+                let what = origin(&puzzle, p);
                 return Err(ParseError::invalid(
                     t.pos.clone(),
                     format!(
@@ -475,6 +467,15 @@ pub fn write_marks(grid: &Grid) -> String {
         }
     }
     out
+}
+
+/// Whether a filled cell's digit was given by the puzzle or placed after it.
+fn origin(puzzle: &Puzzle, c: usize) -> &'static str {
+    if puzzle.givens[c] != 0 {
+        "given"
+    } else {
+        "placed"
+    }
 }
 
 #[cfg(test)]

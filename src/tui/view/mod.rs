@@ -16,7 +16,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders as WBorders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 /// The plan for this app on this area, or the size the smallest layout needs; with the
 /// mouse on, a digit bar under the grid where there is room.
@@ -502,27 +502,7 @@ fn popup(app: &App, title: &str, lines: Vec<Line>, area: Rect, buf: &mut Buffer)
     );
     Clear.render(rect, buf);
     Paragraph::new(lines)
-        .block(frame(app).title(title.to_string()))
+        .block(menu::block(app.ascii, title.trim()))
         .wrap(Wrap { trim: false })
         .render(rect, buf);
-}
-
-/// A popup's border, in ASCII when the grid is.
-fn frame(app: &App) -> Block<'static> {
-    if app.ascii {
-        Block::default()
-            .borders(WBorders::ALL)
-            .border_set(ratatui::symbols::border::Set {
-                top_left: "+",
-                top_right: "+",
-                bottom_left: "+",
-                bottom_right: "+",
-                vertical_left: "|",
-                vertical_right: "|",
-                horizontal_top: "-",
-                horizontal_bottom: "-",
-            })
-    } else {
-        Block::default().borders(WBorders::ALL)
-    }
 }
