@@ -1,11 +1,12 @@
 //! The player through its update function: key sequences, snapshots of every screen
 //! (ratatui's TestBackend + insta), and styles on highlighted cells.
 
-use ratatui::backend::TestBackend;
+mod common;
+
+use common::screen::{render, text};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
-use ratatui::Terminal;
 use termdoku::game::builtin;
 use termdoku::puzzle::{Layout, Puzzle, Variant};
 use termdoku::tui::app::{App, Prompt, Record, Screen};
@@ -24,27 +25,6 @@ fn cell(app: &App, name: &str) -> usize {
 
 fn value(app: &App, name: &str) -> u8 {
     app.game.value(cell(app, name))
-}
-
-fn render(app: &App, w: u16, h: u16) -> Buffer {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))
-        .unwrap();
-    term.backend().buffer().clone()
-}
-
-fn text(buf: &Buffer) -> String {
-    let a = buf.area;
-    let mut out = String::new();
-    for y in a.top()..a.bottom() {
-        let mut line = String::new();
-        for x in a.left()..a.right() {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 fn plan(app: &App, w: u16, h: u16) -> Plan {

@@ -1,10 +1,10 @@
 //! The player's menus, picker, statistics screen, rules page and mouse, through the app:
 //! key sequences, clicks at the positions the layout plan draws things, and snapshots.
 
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
+mod common;
+
+use common::screen::{render, text};
 use ratatui::layout::Rect;
-use ratatui::Terminal;
 use std::collections::BTreeSet;
 use termdoku::game::builtin;
 use termdoku::game::library;
@@ -17,27 +17,6 @@ use termdoku::tui::view;
 
 fn app(v: Variant) -> App {
     App::with_puzzle(builtin::puzzle(v))
-}
-
-fn render(app: &App, w: u16, h: u16) -> Buffer {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))
-        .unwrap();
-    term.backend().buffer().clone()
-}
-
-fn text(buf: &Buffer) -> String {
-    let a = buf.area;
-    let mut out = String::new();
-    for y in a.top()..a.bottom() {
-        let mut line = String::new();
-        for x in a.left()..a.right() {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 fn selected(app: &App) -> String {

@@ -65,4 +65,5 @@ pub fn pattern_puzzle() -> String {
         .map(|(i, ch)| if (i / 9 + i % 9) % 3 == 0 { '.' } else { ch })
         .collect()
 }
+pub mod screen;
 pub mod tmux;
