@@ -297,6 +297,30 @@ pub struct Source {
 }
 
 impl Source {
+    /// The collection a resumed game came from: `file` read again, when it still holds
+    /// several puzzles and puzzle `index` (1-based) is still the one being played.
+    pub fn reopen(
+        file: &std::path::Path,
+        index: usize,
+        playing: &Puzzle,
+        state: Option<&std::path::Path>,
+    ) -> Option<Source> {
+        crate::format::regular_file_size(file).ok()?;
+        let puzzles = crate::format::load_file(file, playing.variant()).ok()?;
+        let p = puzzles.get(index.checked_sub(1)?)?;
+        if puzzles.len() < 2 || p.layout != playing.layout || p.givens != playing.givens {
+            return None;
+        }
+        Some(Source {
+            file: file.to_path_buf(),
+            puzzles,
+            index,
+            solved: state
+                .map(|d| crate::game::library::solved_in(d, file))
+                .unwrap_or_default(),
+        })
+    }
+
     /// The picker's lines: number, level, solved or not.
     pub fn items(&self) -> Vec<String> {
         let w = self.puzzles.len().to_string().len();
