@@ -356,6 +356,8 @@ pub struct Menus {
     pub picker: List,
     /// Lines the statistics or rules screen is scrolled by.
     pub scroll: u16,
+    /// The state folder, where each collection's last puzzle and solves are remembered.
+    pub state: Option<PathBuf>,
 }
 
 impl Default for Menus {
@@ -366,6 +368,7 @@ impl Default for Menus {
             new_game: NewGame::new(Variant::Standard, None),
             picker: List::default(),
             scroll: 0,
+            state: None,
         }
     }
 }
@@ -506,8 +509,8 @@ impl App {
         }
     }
 
-    /// Opens a file typed in the menu: its first puzzle, with the picker when it holds
-    /// several. An error stays in the prompt.
+    /// Opens a file typed in the menu: the puzzle last played from it (else its first), with
+    /// the picker when it holds several. An error stays in the prompt.
     fn open_file(&mut self, typed: &str) {
         let path = std::path::Path::new(typed);
         let variant = self.menus.new_game.variant;
@@ -537,13 +540,20 @@ impl App {
             return;
         }
         if list.len() > 1 {
+            let state = self.menus.state.as_deref();
+            let remembered = state.and_then(|d| library::last_index(d, path));
+            let index = remembered
+                .filter(|r| (1..=list.len()).contains(r))
+                .unwrap_or(1);
             self.menus.source = Some(Source {
                 file: path.to_path_buf(),
                 puzzles: list,
-                index: 1,
-                solved: BTreeSet::new(),
+                index,
+                solved: state
+                    .map(|d| library::solved_in(d, path))
+                    .unwrap_or_default(),
             });
-            self.open_from_source(1);
+            self.open_from_source(index);
             self.open_picker();
         } else {
             let total = list.len();

@@ -260,6 +260,7 @@ pub fn play(args: PlayArgs) -> i32 {
     };
     app.set_seed(seed());
     app.menus.stats = shown_stats;
+    app.menus.state = state.clone();
     if let Some((file, index, puzzles)) = opened.filter(|o| o.2.len() > 1) {
         let solved = state
             .as_deref()
