@@ -533,6 +533,19 @@ fn reveal_fills_the_selected_cell_counts_as_assisted_and_undoes() {
 }
 
 #[test]
+fn the_status_line_keeps_help_in_view_with_checks_at_80_columns() {
+    for v in [Variant::Killer, Variant::Honeycomb] {
+        let mut a = app(v);
+        a.press("c c v <esc>");
+        assert_eq!(a.game.assists.checks, 3);
+        let screen = text(&render(&a, 80, 24));
+        let status = screen.lines().last().unwrap_or_default().to_string();
+        assert!(status.trim_end().ends_with("? help"), "{v}: {status}");
+        insta::assert_snapshot!(format!("{v}_status_with_checks_80x24"), screen);
+    }
+}
+
+#[test]
 fn the_mistake_counter_can_be_switched_off() {
     let mut cfg = Config::default();
     cfg.game.count_mistakes = false;
