@@ -166,6 +166,29 @@ fn a_collection_from_the_file_prompt_opens_its_first_puzzle_and_the_picker() {
 }
 
 #[test]
+fn a_collection_from_the_file_prompt_starts_at_the_remembered_puzzle() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/killer-easy.toml");
+    let state = tempfile::tempdir().unwrap();
+    library::remember_index(state.path(), path.as_ref(), 7).unwrap();
+    library::remember_solved(state.path(), path.as_ref(), 2).unwrap();
+    let mut a = app(Variant::Standard);
+    a.menus.state = Some(state.path().to_path_buf());
+    a.press("nf<enter>");
+    for c in path.chars() {
+        a.handle_key(termdoku::tui::keys::Key::Char(c));
+    }
+    a.press("<enter>");
+    let src = a.menus.source.as_ref().unwrap();
+    assert_eq!(src.index, 7);
+    assert!(src.solved.contains(&2));
+    let seventh = &library::embedded(Variant::Killer, 9, "easy")[6];
+    assert_eq!(a.game.puzzle().givens, seventh.givens);
+    assert_eq!(a.game.puzzle().layout, seventh.layout);
+    // The picker opens on it.
+    assert_eq!(a.menus.picker.selected, 6);
+}
+
+#[test]
 fn the_picker_shows_number_level_and_solved_and_remembers_the_choice() {
     let mut a = on_collection();
     // The menu offers the file's puzzles.

@@ -107,6 +107,33 @@ fn tmux_opens_puzzle_3_of_a_collection_and_a_16x16_game_from_the_menu() {
 }
 
 #[test]
+fn tmux_a_resumed_collection_game_keeps_its_picker() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the resume test");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = Tmux::new();
+    start(&t, tmp.path(), "puzzles/killer-easy.toml --index 3");
+    t.wait_text("Puzzle 3 of puzzles/killer-easy.toml");
+    t.send(&["q"]);
+    t.wait_exit();
+    // Started again without a file: the saved game comes back with its collection.
+    let t = Tmux::new();
+    start(&t, tmp.path(), "");
+    t.wait_text("Welcome back");
+    t.send(&["n"]);
+    t.wait_text("puzzles of killer-easy.toml");
+    t.send(&["p", "Enter"]);
+    t.wait_for("the picker", |s| {
+        s.lines()
+            .any(|l| l.contains("3  easy") && l.contains("(playing)"))
+    });
+    t.send(&["Escape", "q"]);
+    t.wait_exit();
+}
+
+#[test]
 fn a_size_the_variant_does_not_come_in_is_refused_before_the_screen_switches() {
     let tmp = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(bin())

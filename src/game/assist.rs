@@ -57,6 +57,10 @@ impl Assists {
         self.checks = self.checks.saturating_add(1);
     }
 
+    pub fn revealed(&mut self) {
+        self.reveals = self.reveals.saturating_add(1);
+    }
+
     pub fn finished(&mut self) {
         self.finished = true;
     }
@@ -87,6 +91,9 @@ impl Assists {
             plural(self.hints, "hint", "hints"),
             plural(self.checks, "check", "checks")
         );
+        if self.reveals > 0 {
+            s.push_str(&format!(", {}", plural(self.reveals, "reveal", "reveals")));
+        }
         if self.is_assisted() {
             s.push_str("; assisted, so no best time");
         }

@@ -313,6 +313,34 @@ impl Game {
         Ok(())
     }
 
+    /// Fills an empty cell with its solution digit (one undoable move, counted as a reveal,
+    /// which an undo does not take back). Gives the digit; `Ok(None)` without a unique
+    /// solution.
+    pub fn reveal(
+        &mut self,
+        cell: Cell,
+        auto_remove: bool,
+        cursor: Cell,
+    ) -> Result<Option<u8>, MoveError> {
+        if cell >= self.values.len() {
+            return Err(MoveError::Range);
+        }
+        if self.is_given(cell) {
+            return Err(MoveError::Given);
+        }
+        if self.values[cell] != 0 {
+            return Err(MoveError::Filled);
+        }
+        let Some(digit) = self.solution.as_ref().map(|s| s[cell]) else {
+            return Ok(None);
+        };
+        self.record(cursor);
+        self.set_value(cell, digit, auto_remove);
+        self.assists.revealed();
+        self.refresh_solved();
+        Ok(Some(digit))
+    }
+
     /// Fills every non-given cell from the solution (one undoable move); returns how many
     /// cells changed. `None` without a unique solution.
     pub fn finish(&mut self, cursor: Cell) -> Option<usize> {

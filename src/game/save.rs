@@ -138,6 +138,16 @@ pub struct SavedSnapshot {
     pub cursor: Cell,
 }
 
+/// The file of several puzzles a game came from, and the 1-based number played, so a
+/// resumed game keeps its picker.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SavedSource {
+    /// The path as the player gave it (only paths that are UTF-8 are recorded).
+    pub file: String,
+    pub index: usize,
+}
+
 /// What a save file holds.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -160,6 +170,9 @@ pub struct SaveFile {
     pub assists: Option<Assists>,
     pub undo: Vec<SavedSnapshot>,
     pub redo: Vec<SavedSnapshot>,
+    /// Where the game came from (absent in older saves and for games not from a file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SavedSource>,
 }
 
 fn values_text(values: &[u8]) -> String {
@@ -200,7 +213,19 @@ impl SaveFile {
             assists: Some(game.assists.clone()),
             undo: keep(undo),
             redo: keep(redo),
+            source: None,
         }
+    }
+
+    /// Records the file and 1-based number the game came from, by its canonical path so a
+    /// player started from another folder still finds it.
+    pub fn with_source(mut self, file: &Path, index: usize) -> SaveFile {
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+        self.source = file.to_str().map(|f| SavedSource {
+            file: f.to_string(),
+            index,
+        });
+        self
     }
 
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
@@ -266,7 +291,8 @@ impl SaveFile {
 #[derive(Debug)]
 pub enum Loaded {
     Nothing,
-    Game(Box<(Game, Cell, bool)>),
+    /// The game, cursor and pencil mode, and the file the game came from.
+    Game(Box<(Game, Cell, bool)>, Option<SavedSource>),
     /// The file could not be read as a game; it was moved to `moved_to`.
     Corrupt {
         reason: String,
@@ -305,8 +331,14 @@ fn load_with(path: &Path, move_corrupt: bool) -> Loaded {
             }
         }
     };
-    match parse_save(&bytes) {
-        Ok(g) => Loaded::Game(Box::new(g)),
+    let parsed = serde_json::from_slice::<SaveFile>(&bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            let source = f.source.clone();
+            f.into_game().map(|g| (g, source))
+        });
+    match parsed {
+        Ok((g, source)) => Loaded::Game(Box::new(g), source),
         Err(reason) if !move_corrupt => Loaded::Unreadable { reason },
         Err(reason) => match move_aside(path) {
             Ok(aside) => Loaded::Corrupt {
@@ -365,7 +397,7 @@ mod tests {
             g.place(cell, 5, true, cell).unwrap();
             g.elapsed_ms = 1234;
             save(&path, &g, cell, true).unwrap();
-            let Loaded::Game(b) = load(&path) else {
+            let Loaded::Game(b, _) = load(&path) else {
                 panic!("{v}: not loaded")
             };
             let (mut back, cursor, pencil) = *b;

@@ -82,6 +82,7 @@ commands! {
     Solvable solvable "solvable" ["v"] "Is the board still solvable?";
     FillCandidates fill_candidates "fill-candidates" ["a", "F"] "Pencil in every possible candidate";
     ClearCandidates clear_candidates "clear-candidates" ["X"] "Remove every pencil mark";
+    Reveal reveal "reveal" ["R"] "Reveal the selected cell's digit (assisted)";
     Finish finish "finish" ["S"] "Fill in the rest of the solution";
     NewGame new_game "new-game" ["n"] "New game: choose variant and difficulty";
     Pause pause "pause" ["P"] "Pause or resume the timer";

@@ -300,6 +300,30 @@ pub struct Source {
 }
 
 impl Source {
+    /// The collection a resumed game came from: `file` read again, when it still holds
+    /// several puzzles and puzzle `index` (1-based) is still the one being played.
+    pub fn reopen(
+        file: &std::path::Path,
+        index: usize,
+        playing: &Puzzle,
+        state: Option<&std::path::Path>,
+    ) -> Option<Source> {
+        crate::format::regular_file_size(file).ok()?;
+        let puzzles = crate::format::load_file(file, playing.variant()).ok()?;
+        let p = puzzles.get(index.checked_sub(1)?)?;
+        if puzzles.len() < 2 || p.layout != playing.layout || p.givens != playing.givens {
+            return None;
+        }
+        Some(Source {
+            file: file.to_path_buf(),
+            puzzles,
+            index,
+            solved: state
+                .map(|d| crate::game::library::solved_in(d, file))
+                .unwrap_or_default(),
+        })
+    }
+
     /// The picker's lines: number, level, solved or not.
     pub fn items(&self) -> Vec<String> {
         let w = self.puzzles.len().to_string().len();
@@ -335,6 +359,8 @@ pub struct Menus {
     pub picker: List,
     /// Lines the statistics or rules screen is scrolled by.
     pub scroll: u16,
+    /// The state folder, where each collection's last puzzle and solves are remembered.
+    pub state: Option<PathBuf>,
 }
 
 impl Default for Menus {
@@ -345,6 +371,7 @@ impl Default for Menus {
             new_game: NewGame::new(Variant::Standard, None),
             picker: List::default(),
             scroll: 0,
+            state: None,
         }
     }
 }
@@ -485,8 +512,8 @@ impl App {
         }
     }
 
-    /// Opens a file typed in the menu: its first puzzle, with the picker when it holds
-    /// several. An error stays in the prompt.
+    /// Opens a file typed in the menu: the puzzle last played from it (else its first), with
+    /// the picker when it holds several. An error stays in the prompt.
     fn open_file(&mut self, typed: &str) {
         let path = std::path::Path::new(typed);
         let variant = self.menus.new_game.variant;
@@ -516,13 +543,20 @@ impl App {
             return;
         }
         if list.len() > 1 {
+            let state = self.menus.state.as_deref();
+            let remembered = state.and_then(|d| library::last_index(d, path));
+            let index = remembered
+                .filter(|r| (1..=list.len()).contains(r))
+                .unwrap_or(1);
             self.menus.source = Some(Source {
                 file: path.to_path_buf(),
                 puzzles: list,
-                index: 1,
-                solved: BTreeSet::new(),
+                index,
+                solved: state
+                    .map(|d| library::solved_in(d, path))
+                    .unwrap_or_default(),
             });
-            self.open_from_source(1);
+            self.open_from_source(index);
             self.open_picker();
         } else {
             let total = list.len();

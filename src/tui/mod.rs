@@ -170,6 +170,7 @@ pub fn play(args: PlayArgs) -> i32 {
         }
     }
     let mut resumed = None;
+    let mut resumed_from: Option<save::SavedSource> = None;
     let mut start = args.start.clone();
     let mut config = config;
     if let Some(pos) = &start {
@@ -193,7 +194,10 @@ pub fn play(args: PlayArgs) -> i32 {
             (None, _) => Loaded::Nothing,
         };
         match loaded {
-            Loaded::Game(g) => resumed = Some(*g),
+            Loaded::Game(g, source) => {
+                resumed_from = source;
+                resumed = Some(*g);
+            }
             Loaded::Corrupt { reason, moved_to } => {
                 let text = format!(
                     "The saved game could not be read ({reason}); it was kept as {}.",
@@ -256,6 +260,7 @@ pub fn play(args: PlayArgs) -> i32 {
     };
     app.set_seed(seed());
     app.menus.stats = shown_stats;
+    app.menus.state = state.clone();
     if let Some((file, index, puzzles)) = opened.filter(|o| o.2.len() > 1) {
         let solved = state
             .as_deref()
@@ -267,6 +272,13 @@ pub fn play(args: PlayArgs) -> i32 {
             index,
             solved,
         });
+    } else if let Some(from) = resumed_from {
+        app.menus.source = menu::Source::reopen(
+            Path::new(&from.file),
+            from.index,
+            app.game.puzzle(),
+            state.as_deref(),
+        );
     }
     if let Some((tone, text)) = notes.pop() {
         app.message = Some(Message { text, tone });
@@ -400,7 +412,10 @@ impl Saver<'_> {
         let Some(path) = &self.files.game else {
             return;
         };
-        let file = SaveFile::from_game(&app.game, app.cursor, app.pencil);
+        let mut file = SaveFile::from_game(&app.game, app.cursor, app.pencil);
+        if let Some(src) = &app.menus.source {
+            file = file.with_source(&src.file, src.index);
+        }
         let to = path.clone();
         self.last = self.writer.submit(
             Some(path.clone()),

@@ -73,6 +73,7 @@ impl App {
             Command::Solvable => self.solvable(),
             Command::FillCandidates => self.fill_candidates(),
             Command::ClearCandidates => self.clear_candidates(),
+            Command::Reveal => self.reveal(),
             Command::Finish => self.ask_finish(),
             Command::NewGame => self.ask_new_game(),
             Command::Pause => self.pause(),
@@ -140,6 +141,21 @@ impl App {
         } else {
             Changed::Nothing
         })
+    }
+
+    fn reveal(&mut self) -> Changed {
+        let auto_remove = self.config.game.auto_remove_candidates;
+        match self.game.reveal(self.cursor, auto_remove, self.cursor) {
+            Ok(Some(_)) => Changed::Board,
+            Ok(None) => {
+                self.say(
+                    Tone::Warning,
+                    "This puzzle has no unique solution to reveal from.",
+                );
+                Changed::View
+            }
+            Err(e) => self.result(Err(e)),
+        }
     }
 
     fn clear(&mut self) -> Changed {

@@ -184,9 +184,12 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     if app.config.game.count_mistakes {
         parts.push(format!("mistakes {}", app.game.mistakes));
     }
+    // Dropped first when the line is too narrow: checks, then hints.
+    let mut droppable = vec![parts.len()];
     parts.push(format!("hints {}", help.hints));
     // Checks only once there are some, to leave room on narrow screens.
     if help.checks > 0 {
+        droppable.push(parts.len());
         parts.push(format!("checks {}", help.checks));
     }
     if help.is_assisted() {
@@ -194,6 +197,24 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     }
     parts.push(mode(app).to_string());
     parts.push("? help".to_string());
+    let width = usize::from(p.status.width);
+    let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
+    while len(&parts) > width {
+        let Some(i) = droppable.pop() else { break };
+        parts.remove(i);
+    }
+    // Still too wide: the first part (the cell, message or variant) is cut short, so the
+    // counters and "? help" stay in view; on a screen too narrow for that, the line is
+    // cut at the end as before.
+    let over = len(&parts).saturating_sub(width);
+    let ellipsis = if app.ascii { "..." } else { "…" };
+    let keep = parts[0]
+        .chars()
+        .count()
+        .saturating_sub(over + ellipsis.chars().count());
+    if over > 0 && parts.len() > 1 && keep >= 8 {
+        parts[0] = parts[0].chars().take(keep).collect::<String>() + ellipsis;
+    }
     let status = format!(" {}", parts.join(sep));
     let style = Style::default().add_modifier(Modifier::REVERSED);
     let a = p.status;
