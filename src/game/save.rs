@@ -410,6 +410,27 @@ mod tests {
     }
 
     #[test]
+    fn the_collection_a_game_came_from_is_saved_and_saves_without_it_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = game_path(dir.path());
+        let g = Game::new(builtin::puzzle(Variant::Standard));
+        let file = dir.path().join("set.toml");
+        std::fs::write(&file, "").unwrap();
+        let json = SaveFile::from_game(&g, 0, false)
+            .with_source(&file, 4)
+            .to_json()
+            .unwrap();
+        std::fs::write(&path, &json).unwrap();
+        let Loaded::Game(_, Some(src)) = load(&path) else {
+            panic!("the source was not kept")
+        };
+        assert_eq!(src.index, 4);
+        assert!(src.file.ends_with("set.toml"), "{}", src.file);
+        save(&path, &g, 0, false).unwrap();
+        assert!(matches!(load(&path), Loaded::Game(_, None)));
+    }
+
+    #[test]
     fn a_corrupt_save_is_moved_aside_not_overwritten() {
         let dir = tempfile::tempdir().unwrap();
         let path = game_path(dir.path());
