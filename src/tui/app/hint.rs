@@ -4,7 +4,6 @@
 use super::{App, Changed, HintState, Pending, Tone};
 use crate::game::assist::HintStage;
 use crate::game::hints::{self, Hint};
-use crate::tui::effects::{Effect, Job};
 
 impl App {
     /// Climbs the hint ladder: asks for a hint, shows more of it, then applies it.
@@ -39,19 +38,7 @@ impl App {
             self.say(Tone::Info, "Still looking for a hint...");
             return Changed::View;
         }
-        let grid = self.game.hint_grid();
-        let solution = self.game.solution().map(<[u8]>::to_vec);
-        self.next_effect += 1;
-        let id = self.next_effect;
-        self.pending = Some(Pending {
-            id,
-            grid: grid.clone(),
-            path: false,
-        });
-        self.effects.push(Effect {
-            id,
-            job: Job::Hint { grid, solution },
-        });
+        self.ask_worker(false);
         Changed::Nothing
     }
 

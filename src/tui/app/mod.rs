@@ -21,7 +21,7 @@ pub use prompt::Prompt;
 pub use replay::Replay;
 
 use super::config::{Borders, Command, Config};
-use super::effects::{Answer, Effect, Reply};
+use super::effects::{Answer, Effect, Job, Reply};
 use super::keys::{self, BindingError, Key, Keymap};
 use super::menu::Menus;
 use super::theme::Theme;
@@ -115,6 +115,28 @@ struct Pending {
     grid: crate::puzzle::Grid,
     /// A solution path for the replay, not a hint.
     path: bool,
+}
+
+impl App {
+    /// Queues a request for the worker from this board: the next hint, or with `path` the
+    /// whole solution path; its answer is matched by id and by the board it was asked on.
+    fn ask_worker(&mut self, path: bool) {
+        let grid = self.game.hint_grid();
+        let solution = self.game.solution().map(<[u8]>::to_vec);
+        self.next_effect += 1;
+        let id = self.next_effect;
+        self.pending = Some(Pending {
+            id,
+            grid: grid.clone(),
+            path,
+        });
+        let job = if path {
+            Job::Path { grid, solution }
+        } else {
+            Job::Hint { grid, solution }
+        };
+        self.effects.push(Effect { id, job });
+    }
 }
 
 pub struct App {

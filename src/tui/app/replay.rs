@@ -5,7 +5,6 @@
 use super::{App, Changed, HintState, Pending, Tone};
 use crate::game::hints::Hint;
 use crate::tui::config::Command;
-use crate::tui::effects::{Effect, Job};
 
 /// The solution path being stepped through.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,20 +39,8 @@ impl App {
             self.say(Tone::Info, "Still working; try again in a moment.");
             return Changed::View;
         }
-        let grid = self.game.hint_grid();
-        let solution = self.game.solution().map(<[u8]>::to_vec);
-        self.next_effect += 1;
-        let id = self.next_effect;
         self.hint = None;
-        self.pending = Some(Pending {
-            id,
-            grid: grid.clone(),
-            path: true,
-        });
-        self.effects.push(Effect {
-            id,
-            job: Job::Path { grid, solution },
-        });
+        self.ask_worker(true);
         Changed::Nothing
     }
 
