@@ -99,9 +99,11 @@ fn tmux_opens_puzzle_3_of_a_collection_and_a_16x16_game_from_the_menu() {
     t.send(&["n", "Home", "Enter"]);
     t.wait_text("16x16");
     t.send(&["j", "Enter", "Enter"]);
-    let screen = t.wait_text("New standard 16x16 game: puzzle");
-    // The digit bar holds the 16x16 grid's digits.
-    assert!(screen.contains("9 A B C D E F G x"), "{screen}");
+    // The digit bar holds the 16x16 grid's digits (waited for too: under load a capture can
+    // land between the status line's and the bar's redraw).
+    t.wait_for("a 16x16 game with its digit bar", |s| {
+        s.contains("New standard 16x16 game: puzzle") && s.contains("9 A B C D E F G x")
+    });
     t.send(&["q"]);
     t.wait_exit();
 }

@@ -25,8 +25,8 @@ pub fn panel_text(screen: &str) -> String {
         .join(" ")
 }
 
-/// The binary under test: `TERMDOKU_BIN` (CI points it at the release build, the one people
-/// run), else the one cargo built for this test run.
+/// The binary under test: `TERMDOKU_BIN` (to try a release build, the one people run), else
+/// the one cargo built for this test run.
 pub fn bin() -> String {
     std::env::var("TERMDOKU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_termdoku").to_string())
 }
