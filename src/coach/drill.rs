@@ -250,16 +250,14 @@ pub fn bank_quota(t: &TechniqueInfo, v: Variant) -> usize {
     }
 }
 
-/// A fingerprint of the technique table (ids, order, levels, scores, which are tried): a
-/// drill bank made under another table may hold positions where another step comes first.
+/// A fingerprint of the techniques `hint` tries (ids, order, levels, scores): a drill bank
+/// made under another table may hold positions where another step comes first. Techniques
+/// that are off (found only on request) cannot come first, so adding one keeps the bank.
 pub fn table_hash() -> String {
     // FNV-1a: stable across Rust versions, unlike the std hasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for t in techniques() {
-        let row = format!(
-            "{}:{}:{}:{}:{};",
-            t.id, t.order, t.level, t.score, t.enabled
-        );
+    for t in techniques().iter().filter(|t| t.enabled) {
+        let row = format!("{}:{}:{}:{};", t.id, t.order, t.level, t.score);
         for b in row.bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
