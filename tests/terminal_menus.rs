@@ -152,3 +152,54 @@ fn a_size_the_variant_does_not_come_in_is_refused_before_the_screen_switches() {
     );
     assert!(out.stdout.is_empty(), "nothing drawn");
 }
+
+/// A position pasted with its pencil marks (`play --marks FILE --placed LINE PUZZLE`) opens
+/// with exactly those marks, and the player's own hint there names the drill's technique.
+#[test]
+fn tmux_play_with_marks_opens_that_position_and_hints_its_drill() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the pencil-mark position test");
+        return;
+    }
+    let bank = include_str!("../puzzles/drills.jsonl");
+    // A standard drill (one-line puzzle) above the singles, whose r1c1 is empty.
+    let drill = bank
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|d| {
+            d["variant"] == "standard"
+                && d["technique"] == "x-wing"
+                && d["puzzle"].as_str().is_some_and(|p| p.starts_with('.'))
+                && d["placed"].as_str().is_some_and(|p| p.starts_with('.'))
+        })
+        .expect("the bank holds an X-Wing drill with r1c1 empty");
+    let tmp = tempfile::tempdir().unwrap();
+    let marks = tmp.path().join("marks.txt");
+    std::fs::write(&marks, drill["marks"].as_str().unwrap()).unwrap();
+    let first_token = drill["marks"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let spaced: Vec<String> = first_token.chars().map(String::from).collect();
+    let t = Tmux::new();
+    start(
+        &t,
+        tmp.path(),
+        &format!(
+            "play --marks {} --placed {} {}",
+            marks.display(),
+            drill["placed"].as_str().unwrap(),
+            drill["puzzle"].as_str().unwrap()
+        ),
+    );
+    t.wait_text(&format!("Cell r1c1: marks {}", spaced.join(" ")));
+    // Stage 2 of the hint ladder names the technique.
+    t.send(&["H"]);
+    t.send(&["H"]);
+    t.wait_text("X-Wing");
+    t.send(&["q"]);
+    t.wait_exit();
+}
