@@ -135,6 +135,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The player's trainer: drills of a technique from the bank, graded (or a picker).
+    Train {
+        /// The technique: its name, id (any case, dashes optional) or HoDoKu code.
+        technique: Option<String>,
+        /// The variant to train on (default: the saved game's).
+        #[arg(long, value_enum)]
+        variant: Option<Variant>,
+    },
     /// Drills: positions where a technique is the next logical step, as JSON lines.
     Drill {
         /// The technique: its name, id (any case, dashes optional) or HoDoKu code.
@@ -268,8 +276,10 @@ pub fn run(command: Command) -> i32 {
                 size,
                 index: index.map(|i| i as usize),
                 start,
+                train: None,
             })
         }
+        Command::Train { technique, variant } => train_cli::train(technique.as_deref(), variant),
         Command::Solve {
             variant,
             count,
@@ -411,6 +421,7 @@ mod gen_bench;
 mod gen_limits;
 mod logic_cli;
 mod output;
+mod train_cli;
 mod values;
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -5,6 +5,7 @@ pub mod assist;
 pub mod builtin;
 pub mod hints;
 pub mod library;
+pub mod profile;
 pub mod save;
 pub mod stats;
 

@@ -32,6 +32,14 @@ pub enum Job {
         grid: Grid,
         solution: Option<Vec<u8>>,
     },
+    /// A trainer answer graded against every instance of the technique in the drill's
+    /// position (an empty answer finds the instances, for the nudge).
+    Grade {
+        grid: Grid,
+        technique: &'static str,
+        answer: crate::coach::grade::Answer,
+        solution: Vec<u8>,
+    },
 }
 
 /// The answer to the effect `id`.
@@ -49,11 +57,16 @@ pub enum Reply {
     Progress(usize),
     /// The path's steps, or why the search failed.
     Path(Result<Vec<Hint>, String>),
+    /// The grade, or why grading failed.
+    Grade(Result<crate::coach::grade::Grade, String>),
 }
 
 impl Reply {
     fn failed(&self) -> bool {
-        matches!(self, Reply::Hint(Err(_)) | Reply::Path(Err(_)))
+        matches!(
+            self,
+            Reply::Hint(Err(_)) | Reply::Path(Err(_)) | Reply::Grade(Err(_))
+        )
     }
 }
 
@@ -157,6 +170,17 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
                     })
                 }));
                 Reply::Path(found.map_err(|p| panic_text(p.as_ref())))
+            }
+            Job::Grade {
+                grid,
+                technique,
+                answer,
+                solution,
+            } => {
+                let found = std::panic::catch_unwind(|| {
+                    crate::coach::grade::grade(&grid, technique, &answer, &solution)
+                });
+                Reply::Grade(found.map_err(|p| panic_text(p.as_ref())))
             }
         };
         let failed = reply.failed();

@@ -477,6 +477,7 @@ impl App {
                 Key::Char('q') | Key::Ctrl('c') => self.quit = true,
                 _ => self.screen = Screen::Play,
             },
+            Screen::Train => self.train_menu_key(key),
             // The help screen's own key: the rules page.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
             Screen::Play | Screen::Help => return false,

@@ -11,6 +11,7 @@ pub mod theme;
 pub mod view;
 pub mod writer;
 
+use crate::game::profile::Profile;
 use crate::game::save::{self, Loaded, Locked, SaveFile, StateLock};
 use crate::game::stats::{stats_path, Stats};
 use crate::game::{builtin, library, Game};
@@ -41,6 +42,16 @@ pub struct PlayArgs {
     pub index: Option<usize>,
     /// A position with pencil marks to start from (`play --marks`/`--placed`).
     pub start: Option<crate::coach::marks::Position>,
+    /// `termdoku train [TECHNIQUE]`: open the trainer (on that technique's drills, else
+    /// its picker) over the game resumed.
+    pub train: Option<TrainArgs>,
+}
+
+/// What `termdoku train` asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainArgs {
+    pub technique: Option<&'static crate::solver::logic::TechniqueInfo>,
+    pub variant: Option<Variant>,
 }
 
 /// The puzzle of `play PUZZLE`: a line-format string, or puzzle `--index` (else the one last
@@ -260,6 +271,27 @@ pub fn play(args: PlayArgs) -> i32 {
     };
     app.set_seed(seed());
     app.menus.stats = shown_stats;
+    if let Some(p) = &stats {
+        let path = profile_path(p);
+        match Profile::load(&path) {
+            Ok((profile, aside)) => {
+                app.profile = profile;
+                if let Some(aside) = aside {
+                    notes.push((
+                        Tone::Warning,
+                        format!(
+                            "The skill profile could not be read; it was kept as {}.",
+                            aside.display()
+                        ),
+                    ));
+                }
+            }
+            Err(e) => notes.push((
+                Tone::Warning,
+                format!("The profile could not be read: {e}."),
+            )),
+        }
+    }
     app.menus.state = state.clone();
     if let Some((file, index, puzzles)) = opened.filter(|o| o.2.len() > 1) {
         let solved = state
@@ -288,6 +320,9 @@ pub fn play(args: PlayArgs) -> i32 {
             text: text.clone(),
             tone: Tone::Warning,
         });
+    }
+    if let Some(t) = args.train {
+        open_trainer(&mut app, t);
     }
     let files = Files {
         game: save_path,
@@ -412,7 +447,9 @@ impl Saver<'_> {
         let Some(path) = &self.files.game else {
             return;
         };
-        let mut file = SaveFile::from_game(&app.game, app.cursor, app.pencil);
+        // While training, the save keeps the game put aside, not the drill.
+        let (game, cursor, pencil) = app.saved_game();
+        let mut file = SaveFile::from_game(game, cursor, pencil);
         if let Some(src) = &app.menus.source {
             file = file.with_source(&src.file, src.index);
         }
@@ -448,6 +485,14 @@ impl Saver<'_> {
                     tally(&mut stats, r);
                     // Losing these only costs the picker its memory.
                     match r {
+                        Record::Drill { .. } | Record::HintNeeded(_) | Record::Run(_) => {
+                            // The profile lives beside the stats, under the same lock.
+                            let at = profile_path(&path);
+                            let (mut profile, _) =
+                                Profile::load(&at).map_err(std::io::Error::other)?;
+                            note_in_profile(&mut profile, r);
+                            profile.save(&at)?;
+                        }
                         Record::Opened { file, index } => {
                             let _ = library::remember_index(state, file, *index);
                         }
@@ -554,7 +599,51 @@ fn tally(stats: &mut Stats, r: &Record) {
         } => {
             stats.record_game_solve(kind, *ms, *assisted, *hints);
         }
-        Record::Opened { .. } | Record::SolvedInFile { .. } => {}
+        Record::Opened { .. }
+        | Record::SolvedInFile { .. }
+        | Record::Drill { .. }
+        | Record::HintNeeded(_)
+        | Record::Run(_) => {}
+    }
+}
+
+/// The skill profile's file: beside the stats file.
+fn profile_path(stats: &Path) -> PathBuf {
+    crate::game::profile::profile_path(stats.parent().unwrap_or(Path::new(".")))
+}
+
+/// Counts a trainer or hint record in the profile.
+pub fn note_in_profile(profile: &mut Profile, r: &Record) {
+    match r {
+        Record::Drill {
+            technique,
+            solved,
+            ms,
+        } => profile.record_drill(technique, *solved, *ms),
+        Record::HintNeeded(id) => profile.record_hint(id),
+        Record::Run(run) => profile.run = run.clone(),
+        _ => {}
+    }
+}
+
+/// Opens the trainer as `termdoku train` asked: a technique's run (resumed when the open
+/// run is that one), else the picker.
+fn open_trainer(app: &mut App, t: TrainArgs) {
+    let variant = t.variant.unwrap_or_else(|| app.game.puzzle().variant());
+    match t.technique {
+        Some(tech) => {
+            let results = app
+                .profile
+                .run
+                .as_ref()
+                .filter(|r| r.technique == tech.id && r.variant == variant.name())
+                .map(|r| r.results.clone())
+                .unwrap_or_default();
+            app.start_run(tech, variant, results);
+        }
+        None => {
+            app.open_train_menu_on(variant);
+        }
     }
 }
 

@@ -64,6 +64,19 @@ impl App {
                 }
                 true
             }
+            (Screen::Train, Mouse::Click(x, y)) => {
+                let (title, footer) = self.train_menu_text();
+                let b = vmenu::list_box(area, &title, &footer, &self.train_menu.list);
+                match b.item_at(&self.train_menu.list, x, y) {
+                    Some(i) => {
+                        self.train_menu.list.selected = i;
+                        self.train_menu_key(Key::Enter);
+                    }
+                    None if !inside(b.frame, x, y) => self.screen = Screen::Play,
+                    None => {}
+                }
+                true
+            }
             // A click closes a page (help, statistics, rules).
             (Screen::Help, Mouse::Click(..)) => {
                 self.screen = Screen::Play;
@@ -78,6 +91,7 @@ impl App {
         match self.screen {
             Screen::NewGame => self.menus.new_game.list.step(by),
             Screen::Picker => self.menus.picker.step(by),
+            Screen::Train => self.train_menu.list.step(by),
             Screen::Stats | Screen::Rules => {
                 self.menu_key(if by < 0 { Key::Up } else { Key::Down });
             }

@@ -16,6 +16,14 @@ impl App {
                 } else {
                     HintStage::Full
                 };
+                if state.stage == 2 {
+                    // Past the nudge the player needed the technique: the profile says so.
+                    let id = state.hint.id.clone();
+                    if crate::solver::logic::technique(&id).is_some() {
+                        self.profile.record_hint(&id);
+                        self.records.push(super::Record::HintNeeded(id));
+                    }
+                }
                 self.game.assists.hint_reached(stage);
                 self.dirty = true;
                 return Changed::View;

@@ -16,6 +16,7 @@ mod moves;
 mod play;
 mod prompt;
 pub mod replay;
+pub mod train;
 
 pub use prompt::Prompt;
 pub use replay::Replay;
@@ -42,6 +43,8 @@ pub enum Screen {
     Picker,
     Stats,
     Rules,
+    /// The trainer's technique picker.
+    Train,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +108,28 @@ pub enum Record {
         kind: Kind,
         hints: u32,
     },
+    /// A trainer drill's first submit (for the skill profile).
+    Drill {
+        technique: String,
+        solved: bool,
+        ms: u64,
+    },
+    /// A game hint reached the technique's name: the player needed it.
+    HintNeeded(String),
+    /// The trainer's run as it stands (`None`: over).
+    Run(Option<crate::game::profile::Run>),
+}
+
+/// What an effect was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AskedFor {
+    Hint,
+    /// A solution path for the replay.
+    Path,
+    /// Where a fresh drill's technique is (the trainer's nudge).
+    Nudge,
+    /// A trainer answer's grade.
+    Grade,
 }
 
 /// An effect asked for and not answered yet: its id, and the board it was asked about
@@ -113,8 +138,7 @@ pub enum Record {
 struct Pending {
     id: u64,
     grid: crate::puzzle::Grid,
-    /// A solution path for the replay, not a hint.
-    path: bool,
+    what: AskedFor,
 }
 
 impl App {
@@ -123,18 +147,23 @@ impl App {
     fn ask_worker(&mut self, path: bool) {
         let grid = self.game.hint_grid();
         let solution = self.game.solution().map(<[u8]>::to_vec);
+        let (job, what) = if path {
+            (Job::Path { grid, solution }, AskedFor::Path)
+        } else {
+            (Job::Hint { grid, solution }, AskedFor::Hint)
+        };
+        self.ask(job, what);
+    }
+
+    /// Queues a job; a newer request replaces the one waited for.
+    fn ask(&mut self, job: Job, what: AskedFor) {
         self.next_effect += 1;
         let id = self.next_effect;
         self.pending = Some(Pending {
             id,
-            grid: grid.clone(),
-            path,
+            grid: self.game.hint_grid(),
+            what,
         });
-        let job = if path {
-            Job::Path { grid, solution }
-        } else {
-            Job::Hint { grid, solution }
-        };
         self.effects.push(Effect { id, job });
     }
 }
@@ -183,6 +212,14 @@ pub struct App {
     next_effect: u64,
     /// The menus' state, the collection played and the stats shown.
     pub menus: Menus,
+    /// The drill being trained on (the play screen shows it).
+    pub trainer: Option<train::Trainer>,
+    /// The game put aside while training.
+    stash: Option<train::Stash>,
+    /// The trainer's picker.
+    pub train_menu: train::TrainMenu,
+    /// The skill profile as of the last write (the event loop loads it).
+    pub profile: crate::game::profile::Profile,
 }
 
 impl App {
@@ -231,6 +268,10 @@ impl App {
             pending: None,
             next_effect: 0,
             menus: Menus::default(),
+            trainer: None,
+            stash: None,
+            train_menu: train::TrainMenu::default(),
+            profile: crate::game::profile::Profile::new(),
         })
     }
 
@@ -360,7 +401,7 @@ impl App {
         self.message_fresh = false;
         let changed = match self.screen {
             Screen::Help => self.update_help(cmd),
-            Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules => {
+            Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules | Screen::Train => {
                 self.update_menus(cmd);
                 Changed::View
             }
@@ -387,6 +428,9 @@ impl App {
 
     /// Replaces the game.
     pub fn new_game(&mut self, puzzle: Puzzle) {
+        // A new game ends training; it replaces the game put aside too.
+        self.trainer = None;
+        self.stash = None;
         self.game = Game::new(puzzle);
         self.game.count_mistakes = self.config.game.count_mistakes;
         self.screen = Screen::Play;
@@ -420,6 +464,7 @@ impl App {
                 Changed::View
             }
             Reply::Path(reply) => self.receive_path(asked, reply),
+            Reply::Grade(reply) => self.receive_grade(asked.what, reply),
         }
     }
 
@@ -429,10 +474,16 @@ impl App {
         let Some(p) = &self.pending else {
             return Changed::Nothing;
         };
-        let text = if p.path {
-            "Working out the solution path... keep playing; the replay starts when it is ready."
-        } else {
-            "Looking for a hint (a hard position)... keep playing; it shows here."
+        let text = match p.what {
+            AskedFor::Path => {
+                "Working out the solution path... keep playing; the replay starts when it is ready."
+            }
+            AskedFor::Hint => {
+                "Looking for a hint (a hard position)... keep playing; it shows here."
+            }
+            // The nudge is looked for quietly; a grade says it is coming.
+            AskedFor::Nudge => return Changed::Nothing,
+            AskedFor::Grade => "Grading your answer...",
         };
         self.say(Tone::Info, text);
         Changed::View
@@ -440,7 +491,9 @@ impl App {
 
     /// Whether a hint is being worked out in the background.
     pub fn hint_pending(&self) -> bool {
-        self.pending.as_ref().is_some_and(|p| !p.path)
+        self.pending
+            .as_ref()
+            .is_some_and(|p| p.what == AskedFor::Hint)
     }
 
     /// Whether the app waits for the answer to an effect.

@@ -51,6 +51,9 @@ impl App {
 
     /// The command table of the play screen.
     pub(super) fn run_play(&mut self, cmd: Command) -> Changed {
+        if let Some(changed) = self.run_train(cmd) {
+            return changed;
+        }
         if let Some(d) = cmd.digit() {
             return self.digit(d);
         }
@@ -76,6 +79,7 @@ impl App {
             Command::Reveal => self.reveal(),
             Command::Finish => self.ask_finish(),
             Command::NewGame => self.ask_new_game(),
+            Command::Train => self.open_train_menu(),
             Command::Pause => self.pause(),
             Command::Help => self.open_help(),
             Command::Cancel => self.cancel(),

@@ -56,10 +56,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             app.theme.title,
             buf,
         ),
-        Screen::Play | Screen::NewGame | Screen::Picker => {
+        Screen::Play | Screen::NewGame | Screen::Picker | Screen::Train => {
             play(app, &p, buf);
             match app.screen {
                 Screen::NewGame => menu::new_game(&app.menus.new_game, area, app.ascii, buf),
+                Screen::Train => {
+                    let (title, footer) = app.train_menu_text();
+                    menu::draw_list(area, &title, &footer, &app.train_menu.list, app.ascii, buf);
+                }
                 Screen::Picker => {
                     menu::draw_list(
                         area,
@@ -154,6 +158,9 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
         Panel::Below(r) => r.height < 4,
         Panel::Status => true,
     };
+    if let Some(t) = &app.trainer {
+        parts.push(t.title());
+    }
     if short_panel {
         let mut facts = cell_facts(app).join(" ");
         if let Some(cage) = cage_summary(app) {
@@ -165,7 +172,7 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
                 parts.push(text);
             }
         }
-    } else {
+    } else if app.trainer.is_none() {
         let puzzle = app.game.puzzle();
         parts.push(format!(
             "{}{}",
@@ -241,6 +248,7 @@ fn hint_or_message(app: &App) -> Option<String> {
 fn hint_label(app: &App, stage: u8) -> String {
     match &app.replay {
         Some(r) => format!("Step {}/{}", r.at + 1, r.steps.len()),
+        None if app.trainer.is_some() => "The step".to_string(),
         None => format!("Hint {stage}/3"),
     }
 }
@@ -317,7 +325,10 @@ fn cage_lines(app: &App) -> Vec<String> {
 fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
     let t = &app.theme;
     let mut about: Vec<Line> = Vec::new();
-    if !below {
+    if let Some(tr) = &app.trainer {
+        about.push(Line::styled(tr.title(), t.title));
+        about.push(Line::raw(tr.score()));
+    } else if !below {
         let puzzle = app.game.puzzle();
         let title = puzzle
             .title
@@ -375,6 +386,7 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         }
         let next = match hs.stage {
             _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
+            _ if app.trainer.is_some() => super::app::train::DRILL_KEYS,
             1 => "H again: which technique",
             2 => "H again: the full step",
             _ => "H again applies it",
