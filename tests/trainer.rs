@@ -52,7 +52,10 @@ fn instances(s: &Session) -> Vec<Step> {
 }
 
 fn said(s: &Session) -> String {
-    s.message.as_ref().map(|m| m.text.clone()).unwrap_or_default()
+    s.message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -69,7 +72,11 @@ fn removing_the_x_wings_candidates_is_graded_correct_and_shows_the_step() {
         remove(&mut s, e);
     }
     s.press("<enter>");
-    assert!(said(&s).starts_with("Correct: that is the X-Wing."), "{}", said(&s));
+    assert!(
+        said(&s).starts_with("Correct: that is the X-Wing."),
+        "{}",
+        said(&s)
+    );
     let screen = text(&render(&s, 80, 24));
     assert!(screen.contains("score 1/1 correct"), "{screen}");
     // The step is on the board with its highlights.
@@ -147,7 +154,11 @@ fn esc_brings_the_game_back_and_t_offers_to_resume_the_run() {
     let before = s.game.values().to_vec();
     choose_x_wing(&mut s);
     assert_ne!(s.game.values(), &before[..]);
-    assert_eq!(s.saved_game().0.values(), &before[..], "the save keeps the game");
+    assert_eq!(
+        s.saved_game().0.values(),
+        &before[..],
+        "the save keeps the game"
+    );
     s.press("n");
     s.press("<esc>");
     assert!(s.trainer.is_none());
@@ -155,7 +166,10 @@ fn esc_brings_the_game_back_and_t_offers_to_resume_the_run() {
     assert!(said(&s).contains("t resumes the run"), "{}", said(&s));
     s.press("t");
     let first = s.train_menu.list.items[0].clone();
-    assert!(first.starts_with("resume run: X-Wing (standard), 1 done"), "{first}");
+    assert!(
+        first.starts_with("resume run: X-Wing (standard), 1 done"),
+        "{first}"
+    );
     s.press("<enter>");
     let screen = text(&render(&s, 80, 24));
     assert!(screen.contains("Train: X-Wing  drill 2/20"), "{screen}");
@@ -179,5 +193,8 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
     assert!(screen.contains("Train on standard: technique"), "{screen}");
     // Techniques without drills on the variant are left out, and the footer says so.
     let (_, footer) = s.train_menu_text();
-    assert!(footer.contains("without drills on standard left out"), "{footer}");
+    assert!(
+        footer.contains("without drills on standard left out"),
+        "{footer}"
+    );
 }

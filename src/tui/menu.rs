@@ -478,8 +478,11 @@ impl App {
                 _ => self.screen = Screen::Play,
             },
             Screen::Train => self.train_menu_key(key),
-            // The help screen's own key: the rules page.
+            // The help screen's own keys: the rules page, and paging.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
+            Screen::Help if matches!(key, Key::Char(' ' | 'b') | Key::PageDown | Key::PageUp) => {
+                self.page_help(matches!(key, Key::Char(' ') | Key::PageDown));
+            }
             Screen::Play | Screen::Help => return false,
         }
         true

@@ -425,11 +425,17 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// The help screen, generated from the keymap.
-fn help(app: &App, area: Rect, buf: &mut Buffer) {
+/// The help screen's rows: the keys, a blank line, the legend.
+pub fn help_lines(app: &App) -> Vec<(String, String)> {
     let mut rows = help_rows(app);
     rows.push((String::new(), String::new()));
     rows.extend(legend(app));
+    rows
+}
+
+/// The help screen, generated from the keymap; it scrolls, and pages with space.
+fn help(app: &App, area: Rect, buf: &mut Buffer) {
+    let rows = help_lines(app);
     let key_w = rows
         .iter()
         .map(|r| r.0.chars().count())
@@ -437,13 +443,16 @@ fn help(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or(0)
         .min(22);
     let mut lines = vec![Line::styled(
-        "Keys (? or esc closes this help; j k scroll to the legend; r: the rules)",
+        "Keys (? or esc closes; j k scroll, space pages; r: the rules)",
         app.theme.title,
     )];
     // Scrolled no further than the last line needs.
     let room = usize::from(area.height.saturating_sub(1));
     let skip = usize::from(app.help_scroll).min(rows.len().saturating_sub(room));
-    for (keys, desc) in rows.iter().skip(skip) {
+    // More below than fits: the last row says so instead.
+    let more = rows.len() - skip > room;
+    let shown = if more { room.saturating_sub(1) } else { room };
+    for (keys, desc) in rows.iter().skip(skip).take(shown) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!(" {keys:<key_w$}  "),
@@ -451,6 +460,12 @@ fn help(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             Span::raw(desc.clone()),
         ]));
+    }
+    if more {
+        lines.push(Line::styled(
+            format!(" ... {} more below: j or space", rows.len() - skip - shown),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
     }
     Paragraph::new(lines).render(area, buf);
 }
