@@ -198,3 +198,38 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
         "{footer}"
     );
 }
+
+#[test]
+fn a_game_hint_past_the_nudge_counts_for_its_technique_in_the_profile() {
+    let mut s = session();
+    s.press("H");
+    let id = s.hint.as_ref().expect("a hint").hint.id.clone();
+    assert_eq!(s.profile.skill(&id).hints, 0, "a nudge alone does not count");
+    s.press("H");
+    assert_eq!(s.profile.skill(&id).hints, 1);
+    assert!(s
+        .records
+        .iter()
+        .any(|r| matches!(r, Record::HintNeeded(t) if *t == id)));
+}
+
+#[test]
+fn train_names_bad_techniques_and_variants_before_the_screen() {
+    use assert_cmd::Command;
+    use predicates::str::contains;
+    let run = |args: &[&str]| {
+        let mut c = Command::cargo_bin("termdoku").unwrap();
+        c.env("TERMDOKU_STATE_DIR", "/nonexistent/state").args(args);
+        c.assert()
+    };
+    run(&["train", "no-such-wing"])
+        .code(2)
+        .stderr(contains("x-wing"));
+    run(&["train", "x-wing", "--variant", "honeycomb"])
+        .code(2)
+        .stderr(contains("X-Wing (x-wing) does not occur in honeycomb"));
+    // A good name gets as far as the terminal check.
+    run(&["train", "X-Wing"])
+        .code(2)
+        .stderr(contains("needs a terminal"));
+}
