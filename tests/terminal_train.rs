@@ -27,8 +27,16 @@ fn train_x_wing_opens_a_drill_and_keys_complete_it() {
     for e in &step.eliminations {
         let (r0, c0) = (at / 9, at % 9);
         let (r1, c1) = (e.cell / 9, e.cell % 9);
-        keys += &if r1 >= r0 { "j".repeat(r1 - r0) } else { "k".repeat(r0 - r1) };
-        keys += &if c1 >= c0 { "l".repeat(c1 - c0) } else { "h".repeat(c0 - c1) };
+        keys += &if r1 >= r0 {
+            "j".repeat(r1 - r0)
+        } else {
+            "k".repeat(r0 - r1)
+        };
+        keys += &if c1 >= c0 {
+            "l".repeat(c1 - c0)
+        } else {
+            "h".repeat(c0 - c1)
+        };
         keys += &e.digit.to_string();
         at = e.cell;
     }

@@ -204,7 +204,11 @@ fn a_game_hint_past_the_nudge_counts_for_its_technique_in_the_profile() {
     let mut s = session();
     s.press("H");
     let id = s.hint.as_ref().expect("a hint").hint.id.clone();
-    assert_eq!(s.profile.skill(&id).hints, 0, "a nudge alone does not count");
+    assert_eq!(
+        s.profile.skill(&id).hints,
+        0,
+        "a nudge alone does not count"
+    );
     s.press("H");
     assert_eq!(s.profile.skill(&id).hints, 1);
     assert!(s
@@ -232,4 +236,14 @@ fn train_names_bad_techniques_and_variants_before_the_screen() {
     run(&["train", "X-Wing"])
         .code(2)
         .stderr(contains("needs a terminal"));
+}
+
+#[test]
+fn the_new_game_menu_has_a_train_entry() {
+    let mut s = session();
+    s.press("n");
+    let items = s.menus.new_game.list.items.clone();
+    let at = items.iter().position(|i| i == "train a technique").unwrap();
+    s.press(&("j".repeat(at) + "<enter>"));
+    assert_eq!(s.screen, Screen::Train);
 }
