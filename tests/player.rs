@@ -884,9 +884,20 @@ fn snapshot_help_screen() {
     a.press("?");
     let t = text(&render(&a, 80, 24));
     insta::assert_snapshot!("help_80x24", t);
-    // The keys fill more than one 80x24 page: one line down shows the last of them.
-    a.press("j");
+    // The keys fill more than one 80x24 page: the last row says how many are below, and
+    // space shows the next page, which holds the rest of them.
+    assert!(
+        t.lines()
+            .nth(23)
+            .unwrap()
+            .contains("more below: j or space"),
+        "{t}"
+    );
+    a.press("<space>");
     let next = text(&render(&a, 80, 24));
+    assert!(next.contains("Save and quit"), "{next}");
+    a.press("<pageup>");
+    assert_eq!(text(&render(&a, 80, 24)), t);
     for c in termdoku::tui::config::Command::ALL {
         if c.digit().is_none() && !c.is_slanted_move() {
             assert!(

@@ -39,14 +39,14 @@ impl Skill {
         (self.tried > 0).then(|| self.total_ms / u64::from(self.tried))
     }
 
-    /// How much practice this technique needs, higher first: untried and hinted
-    /// techniques, then a low success rate.
+    /// How much practice this technique needs, higher first: a failed drill counts more
+    /// than no drill, no drill more than drills solved; game hints that needed it add.
     fn need(&self) -> u64 {
         let tries = u64::from(self.tried);
         let misses = tries - u64::from(self.solved.min(self.tried));
-        // Failure rate in thousandths, with two imagined misses so few tries count as weak.
-        let rate = (misses + 2) * 1000 / (tries + 2);
-        rate + u64::from(self.hints.min(10)) * 50
+        // Failure rate in thousandths, with half a miss imagined so few tries count as weak.
+        let rate = (misses * 1000 + 500) / (tries + 1);
+        rate + u64::from(self.hints.min(10)) * 100
     }
 }
 

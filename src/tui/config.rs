@@ -85,7 +85,7 @@ commands! {
     Reveal reveal "reveal" ["R"] "Reveal the selected cell's digit (assisted)";
     Finish finish "finish" ["S"] "Fill in the rest of the solution";
     NewGame new_game "new-game" ["n"] "New game: choose variant and difficulty";
-    Train train "train" ["t"] "Trainer: drill a technique (enter submits, n next, esc leaves)";
+    Train train "train" ["t"] "Trainer: drill a technique, graded";
     Pause pause "pause" ["P"] "Pause or resume the timer";
     Help help "help" ["?", "f1"] "Show or hide this help";
     Confirm confirm "confirm" ["enter"] "Confirm (menus)";

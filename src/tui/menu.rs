@@ -79,6 +79,7 @@ pub struct NewGame {
 /// The first list's entries after the variants.
 pub const FROM_FILE: &str = "from file...";
 pub const STATISTICS: &str = "statistics";
+pub const TRAIN: &str = "train a technique";
 pub const RULES: &str = "rules of this variant";
 /// The picker's entry starts so (and names the file).
 pub const PUZZLES_OF: &str = "puzzles of ";
@@ -100,6 +101,8 @@ pub enum Outcome {
     Picker,
     Stats,
     Rules,
+    /// The trainer's technique picker.
+    Train,
 }
 
 impl NewGame {
@@ -112,6 +115,7 @@ impl NewGame {
         if let Some(f) = file {
             items.push(format!("{PUZZLES_OF}{f}"));
         }
+        items.push(TRAIN.into());
         items.push(STATISTICS.into());
         items.push(RULES.into());
         NewGame {
@@ -179,6 +183,7 @@ impl NewGame {
                 }
                 None => match picked.as_deref() {
                     Some(STATISTICS) => Outcome::Stats,
+                    Some(TRAIN) => Outcome::Train,
                     Some(RULES) => Outcome::Rules,
                     Some(p) if p.starts_with(PUZZLES_OF) => Outcome::Picker,
                     _ => {
@@ -478,8 +483,11 @@ impl App {
                 _ => self.screen = Screen::Play,
             },
             Screen::Train => self.train_menu_key(key),
-            // The help screen's own key: the rules page.
+            // The help screen's own keys: the rules page, and paging.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
+            Screen::Help if matches!(key, Key::Char(' ' | 'b') | Key::PageDown | Key::PageUp) => {
+                self.page_help(matches!(key, Key::Char(' ') | Key::PageDown));
+            }
             Screen::Play | Screen::Help => return false,
         }
         true
@@ -510,6 +518,9 @@ impl App {
             Outcome::Picker => self.open_picker(),
             Outcome::Stats => self.open_stats(),
             Outcome::Rules => self.open_rules(),
+            Outcome::Train => {
+                self.open_train_menu();
+            }
         }
     }
 

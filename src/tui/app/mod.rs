@@ -419,11 +419,26 @@ impl App {
         match cmd {
             Command::Help | Command::Cancel | Command::Confirm => self.screen = Screen::Play,
             Command::Quit => self.quit = true,
-            Command::MoveDown => self.help_scroll = self.help_scroll.saturating_add(1),
+            Command::MoveDown => self.help_scroll = (self.help_scroll + 1).min(self.help_end()),
             Command::MoveUp => self.help_scroll = self.help_scroll.saturating_sub(1),
             _ => return Changed::Nothing,
         }
         Changed::View
+    }
+
+    /// The help screen's last scroll position: its last row alone on top.
+    fn help_end(&self) -> u16 {
+        let n = super::view::help_lines(self).len();
+        u16::try_from(n.saturating_sub(1)).unwrap_or(u16::MAX)
+    }
+
+    /// A page of the help screen down (or up): 20 rows, most of an 80x24 screen.
+    pub(crate) fn page_help(&mut self, down: bool) {
+        self.help_scroll = if down {
+            (self.help_scroll + 20).min(self.help_end())
+        } else {
+            self.help_scroll.saturating_sub(20)
+        };
     }
 
     /// Replaces the game.

@@ -432,7 +432,6 @@ impl App {
                 ms: elapsed,
             });
         }
-        let score = t.score();
         let text = grade.text(&g, name);
         if first {
             let solved = grade.verdict == Verdict::Correct;
@@ -451,16 +450,16 @@ impl App {
             });
         }
         let next = if grade.verdict == Verdict::Correct {
-            "n or right: next drill"
+            "Next drill: n or right"
         } else {
-            "fix it and enter again, or n: next drill"
+            "Fix it and press enter again, or n for the next drill"
         };
         let tone = if grade.verdict == Verdict::Correct {
             Tone::Info
         } else {
             Tone::Warning
         };
-        self.say(tone, format!("{text} {score}. {next}."));
+        self.say(tone, format!("{text} {next}."));
         Changed::View
     }
 

@@ -188,7 +188,7 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
         parts.push(clock(app.game.elapsed_ms));
     }
     let help = &app.game.assists;
-    if app.config.game.count_mistakes {
+    if app.config.game.count_mistakes && app.trainer.is_none() {
         parts.push(format!("mistakes {}", app.game.mistakes));
     }
     // Dropped first when the line is too narrow: checks, then hints.
@@ -358,11 +358,17 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         about.push(Line::raw(l));
     }
     about.push(Line::raw(format!("Mode {}", mode(app))));
-    if app.config.display.show_timer && !below {
+    if app.config.display.show_timer && !below && app.trainer.is_none() {
         about.push(Line::raw(format!("Time {}", clock(app.game.elapsed_ms))));
     }
     let mut news: Vec<Line> = Vec::new();
-    if let Some(hs) = &app.hint {
+    if let (Some(_), Some(hs)) = (&app.trainer, &app.hint) {
+        // A drill's grade comes first (the message, below), then the step it is about.
+        news.push(Line::styled(
+            format!("The step: {}", hs.hint.text(hs.detail())),
+            t.title,
+        ));
+    } else if let Some(hs) = &app.hint {
         if below {
             // Below the grid there may be one row: the hint's words come first.
             news.push(Line::styled(
@@ -386,7 +392,6 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         }
         let next = match hs.stage {
             _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
-            _ if app.trainer.is_some() => super::app::train::DRILL_KEYS,
             1 => "H again: which technique",
             2 => "H again: the full step",
             _ => "H again applies it",
@@ -401,7 +406,12 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
             Tone::Info => t.message,
             Tone::Warning => t.error,
         };
-        news.push(Line::styled(msg.text.clone(), style));
+        let line = Line::styled(msg.text.clone(), style);
+        if app.trainer.is_some() {
+            news.insert(0, line);
+        } else {
+            news.push(line);
+        }
     }
     // Below the grid there is little room: news first.
     let lines = if below {
@@ -415,11 +425,17 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// The help screen, generated from the keymap.
-fn help(app: &App, area: Rect, buf: &mut Buffer) {
+/// The help screen's rows: the keys, a blank line, the legend.
+pub fn help_lines(app: &App) -> Vec<(String, String)> {
     let mut rows = help_rows(app);
     rows.push((String::new(), String::new()));
     rows.extend(legend(app));
+    rows
+}
+
+/// The help screen, generated from the keymap; it scrolls, and pages with space.
+fn help(app: &App, area: Rect, buf: &mut Buffer) {
+    let rows = help_lines(app);
     let key_w = rows
         .iter()
         .map(|r| r.0.chars().count())
@@ -427,13 +443,16 @@ fn help(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or(0)
         .min(22);
     let mut lines = vec![Line::styled(
-        "Keys (? or esc closes this help; j k scroll to the legend; r: the rules)",
+        "Keys (? or esc closes; j k scroll, space pages; r: the rules)",
         app.theme.title,
     )];
     // Scrolled no further than the last line needs.
     let room = usize::from(area.height.saturating_sub(1));
     let skip = usize::from(app.help_scroll).min(rows.len().saturating_sub(room));
-    for (keys, desc) in rows.iter().skip(skip) {
+    // More below than fits: the last row says so instead.
+    let more = rows.len() - skip > room;
+    let shown = if more { room.saturating_sub(1) } else { room };
+    for (keys, desc) in rows.iter().skip(skip).take(shown) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!(" {keys:<key_w$}  "),
@@ -441,6 +460,12 @@ fn help(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             Span::raw(desc.clone()),
         ]));
+    }
+    if more {
+        lines.push(Line::styled(
+            format!(" ... {} more below: j or space", rows.len() - skip - shown),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
     }
     Paragraph::new(lines).render(area, buf);
 }
