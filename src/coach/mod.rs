@@ -4,3 +4,5 @@
 pub mod drill;
 pub mod marks;
 pub mod names;
+pub mod pages;
+pub mod why;

@@ -6,6 +6,7 @@
 
 use super::app::{App, Changed};
 use super::keys;
+use crate::coach::why;
 use crate::game::hints::{self, Hint};
 use crate::puzzle::Grid;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -32,6 +33,16 @@ pub enum Job {
         grid: Grid,
         solution: Option<Vec<u8>>,
     },
+    /// The "why?" key's search (see `coach::why::search`); without a level the puzzle is
+    /// rated first.
+    Why {
+        grid: Grid,
+        solution: Vec<u8>,
+        cell: crate::geometry::Cell,
+        ask: why::Ask,
+        level: Option<crate::solver::rate::Level>,
+        puzzle: Box<crate::puzzle::Puzzle>,
+    },
 }
 
 /// The answer to the effect `id`.
@@ -49,11 +60,16 @@ pub enum Reply {
     Progress(usize),
     /// The path's steps, or why the search failed.
     Path(Result<Vec<Hint>, String>),
+    /// The "why?" answer, or why the search failed.
+    Why(Result<why::Why, String>),
 }
 
 impl Reply {
     fn failed(&self) -> bool {
-        matches!(self, Reply::Hint(Err(_)) | Reply::Path(Err(_)))
+        matches!(
+            self,
+            Reply::Hint(Err(_)) | Reply::Path(Err(_)) | Reply::Why(Err(_))
+        )
     }
 }
 
@@ -157,6 +173,20 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
                     })
                 }));
                 Reply::Path(found.map_err(|p| panic_text(p.as_ref())))
+            }
+            Job::Why {
+                grid,
+                solution,
+                cell,
+                ask,
+                level,
+                puzzle,
+            } => {
+                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let level = level.unwrap_or_else(|| crate::solver::rate::rate(&puzzle).level);
+                    why::search(&grid, &solution, cell, ask, level, why::BUDGET)
+                }));
+                Reply::Why(found.map_err(|p| panic_text(p.as_ref())))
             }
         };
         let failed = reply.failed();

@@ -479,7 +479,7 @@ impl App {
             },
             // The help screen's own key: the rules page.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
-            Screen::Play | Screen::Help => return false,
+            Screen::Play | Screen::Help | Screen::Page => return false,
         }
         true
     }

@@ -16,6 +16,7 @@ mod moves;
 mod play;
 mod prompt;
 pub mod replay;
+mod why;
 
 pub use prompt::Prompt;
 pub use replay::Replay;
@@ -42,6 +43,8 @@ pub enum Screen {
     Picker,
     Stats,
     Rules,
+    /// A technique's page (`App::page`).
+    Page,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +118,8 @@ struct Pending {
     grid: crate::puzzle::Grid,
     /// A solution path for the replay, not a hint.
     path: bool,
+    /// A "why?" question, not a hint.
+    why: bool,
 }
 
 impl App {
@@ -129,6 +134,7 @@ impl App {
             id,
             grid: grid.clone(),
             path,
+            why: false,
         });
         let job = if path {
             Job::Path { grid, solution }
@@ -183,6 +189,11 @@ pub struct App {
     next_effect: u64,
     /// The menus' state, the collection played and the stats shown.
     pub menus: Menus,
+    /// The "why?" key waits for a digit (or itself again) for the selected cell.
+    pub why_ask: bool,
+    /// The technique page shown on `Screen::Page`, and the lines it is scrolled by.
+    pub page: Option<&'static str>,
+    pub page_scroll: u16,
 }
 
 impl App {
@@ -231,6 +242,9 @@ impl App {
             pending: None,
             next_effect: 0,
             menus: Menus::default(),
+            why_ask: false,
+            page: None,
+            page_scroll: 0,
         })
     }
 
@@ -360,6 +374,7 @@ impl App {
         self.message_fresh = false;
         let changed = match self.screen {
             Screen::Help => self.update_help(cmd),
+            Screen::Page => self.update_page(cmd),
             Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules => {
                 self.update_menus(cmd);
                 Changed::View
@@ -420,6 +435,7 @@ impl App {
                 Changed::View
             }
             Reply::Path(reply) => self.receive_path(asked, reply),
+            Reply::Why(reply) => self.receive_why(asked, reply),
         }
     }
 
@@ -431,6 +447,8 @@ impl App {
         };
         let text = if p.path {
             "Working out the solution path... keep playing; the replay starts when it is ready."
+        } else if p.why {
+            "Working out why... keep playing; the answer shows here."
         } else {
             "Looking for a hint (a hard position)... keep playing; it shows here."
         };
@@ -440,7 +458,7 @@ impl App {
 
     /// Whether a hint is being worked out in the background.
     pub fn hint_pending(&self) -> bool {
-        self.pending.as_ref().is_some_and(|p| !p.path)
+        self.pending.as_ref().is_some_and(|p| !p.path && !p.why)
     }
 
     /// Whether the app waits for the answer to an effect.

@@ -51,6 +51,9 @@ impl App {
 
     /// The command table of the play screen.
     pub(super) fn run_play(&mut self, cmd: Command) -> Changed {
+        if self.why_ask {
+            return self.answer_why(cmd);
+        }
         if let Some(d) = cmd.digit() {
             return self.digit(d);
         }
@@ -69,6 +72,8 @@ impl App {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Hint => self.hint(),
+            Command::Why => self.why(),
+            Command::TechniquePage => self.open_page(),
             Command::Check => self.check(),
             Command::Solvable => self.solvable(),
             Command::FillCandidates => self.fill_candidates(),
