@@ -6,9 +6,10 @@ use super::{EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
 use crate::coach::drill::{self, Budget, Drill};
 use crate::coach::marks::{self, Position};
 use crate::coach::names;
+use crate::coach::pages;
 use crate::format;
 use crate::puzzle::Variant;
-use crate::solver::logic::{parse_technique, techniques, Family, TechniqueInfo};
+use crate::solver::logic::{parse_technique, techniques, Detail, Family, Role, TechniqueInfo};
 use serde_json::json;
 use std::time::Duration;
 
@@ -108,23 +109,22 @@ pub fn techniques_command(name: Option<&str>, variant: Option<Variant>, json: bo
                 return EXIT_USAGE;
             }
         }
+        let page = pages::page(t.id);
+        let example = pages::example(t.id);
         if json {
             let mut r = row(t);
-            r["page"] = json!(names::page_text(t.id));
+            r["page"] = json!(page.map(|p| json!({
+                "pattern": p.pattern,
+                "why": p.why,
+                "spot": p.spot,
+            })));
+            r["example"] = json!(example.as_ref().map(example_json));
             let _ = out.line(r);
         } else {
             let variants: Vec<&str> = names::variants(t).iter().map(|v| v.name()).collect();
-            let page = names::page_text(t.id).map_or_else(
-                || {
-                    format!(
-                        "(no page yet) Practise it on real positions: termdoku drill --technique {}",
-                        t.id
-                    )
-                },
-                str::to_string,
-            );
+            let page = page_body(t, page, example.as_ref(), color_stdout());
             let _ = out.text(format_args!(
-                "{} ({})\nfamily:       {}\nlevel:        {}\nscore:        {}\nsearch order: {}{}\nHoDoKu code:  {}\nvariants:     {}\n\n{page}\n",
+                "{} ({})\nfamily:       {}\nlevel:        {}\nscore:        {}\nsearch order: {}{}\nHoDoKu code:  {}\nvariants:     {}\n\n{page}",
                 t.name,
                 t.id,
                 t.family.name(),
@@ -166,6 +166,94 @@ pub fn techniques_command(name: Option<&str>, variant: Option<Variant>, json: bo
         }
     }
     out.finish(EXIT_OK)
+}
+
+/// The example of a page as JSON: the position (as a drill gives it) and its step.
+fn example_json(ex: &pages::Example) -> serde_json::Value {
+    let p = &ex.position;
+    let puzzle = match ex.variant {
+        Variant::Jigsaw | Variant::Killer => format::write_toml(&p.puzzle),
+        _ => format::write_line(&p.puzzle),
+    };
+    json!({
+        "variant": ex.variant.name(),
+        "puzzle": puzzle,
+        "placed": marks::placed_line(&p.placed),
+        "marks": marks::write_marks(&p.grid),
+        "step": super::logic_cli::step_json(&ex.step, p.grid.geometry()),
+    })
+}
+
+/// Colour for stdout: a terminal, and no `NO_COLOR`.
+fn color_stdout() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// ANSI colour of a role on a terminal (the markers carry the role without it).
+fn ansi(role: Role) -> &'static str {
+    match role {
+        Role::Elimination => "\x1b[1;31m",
+        Role::Placement => "\x1b[1;32m",
+        Role::Defining | Role::Base => "\x1b[1;34m",
+        Role::Cover => "\x1b[36m",
+        Role::Fin => "\x1b[35m",
+        Role::Pivot | Role::Pincer => "\x1b[33m",
+        Role::ColorA => "\x1b[1;36m",
+        Role::ColorB => "\x1b[1;35m",
+    }
+}
+
+/// A page as text: its three parts, the example position drawn with the step's roles
+/// (markers, and colours on a terminal), and the step's text.
+fn page_body(
+    t: &TechniqueInfo,
+    page: Option<&pages::PageText>,
+    example: Option<&pages::Example>,
+    color: bool,
+) -> String {
+    let mut out = String::new();
+    if let Some(p) = page {
+        for l in pages::text_lines(p, 80) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    let Some(ex) = example else {
+        out.push_str(&format!(
+            "The drill bank has no position for {} yet.\n",
+            t.name
+        ));
+        return out;
+    };
+    out.push_str(&format!(
+        "On a position from the drill bank ({}):\n\n",
+        ex.variant.name()
+    ));
+    for row in pages::draw(&ex.position, &ex.step) {
+        let mut line = String::new();
+        for (text, role) in row {
+            match role.filter(|_| color) {
+                Some(r) => line.push_str(&format!("{}{text}\x1b[0m", ansi(r))),
+                None => line.push_str(&text),
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(pages::LEGEND);
+    out.push_str("\n\n");
+    let text = ex.step.explain(ex.position.grid.geometry(), Detail::Full);
+    for l in pages::wrap(&text, 80, "") {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "\nPractise it: termdoku train {} (or termdoku drill --technique {})\n",
+        t.id, t.id
+    ));
+    out
 }
 
 /// The JSON object of a drill (issue 19): technique, variant, puzzle (line, or TOML text

@@ -6,3 +6,5 @@ pub mod drill;
 pub mod grade;
 pub mod marks;
 pub mod names;
+pub mod pages;
+pub mod why;

@@ -43,12 +43,6 @@ pub fn nameable() -> impl Iterator<Item = &'static TechniqueInfo> {
     techniques().iter().filter(|t| t.is_nameable())
 }
 
-/// The technique's page text (what the pattern is, why it holds, how to spot it). The pages
-/// are the next step of the coach; until one is written this is `None`.
-pub fn page_text(_id: &str) -> Option<&'static str> {
-    None
-}
-
 /// `x-wing` does not occur in honeycomb: the error of a technique asked for a variant.
 pub fn check_variant(t: &TechniqueInfo, v: Variant) -> Result<(), String> {
     if occurs_in(t, v) {

@@ -49,6 +49,17 @@ impl Assists {
         *n = n.saturating_add(1);
     }
 
+    /// A "why?" answer: one that reveals a digit of the solution (a wrong erasure, what a
+    /// cell must be, a step that places) counts as a hint taken to its full step, so the
+    /// solve is assisted; one that explains a removal or a clash from the board counts
+    /// nothing, like reading the board.
+    pub fn why_shown(&mut self, reveals: bool) {
+        if reveals {
+            self.hint_reached(HintStage::Nudge);
+            self.hint_reached(HintStage::Full);
+        }
+    }
+
     pub fn hint_applied(&mut self) {
         self.applied = self.applied.saturating_add(1);
     }
@@ -131,6 +142,16 @@ mod tests {
             assert!(a.is_assisted(), "{a:?}");
             assert!(a.summary().ends_with("assisted, so no best time"));
         }
+    }
+
+    #[test]
+    fn a_why_that_reveals_a_digit_is_an_assisting_hint() {
+        let mut a = Assists::default();
+        a.why_shown(false);
+        assert_eq!(a, Assists::default());
+        a.why_shown(true);
+        assert_eq!(a.hints, 1);
+        assert!(a.is_assisted());
     }
 
     #[test]

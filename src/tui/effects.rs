@@ -6,6 +6,7 @@
 
 use super::app::{App, Changed};
 use super::keys;
+use crate::coach::why;
 use crate::game::hints::{self, Hint};
 use crate::puzzle::Grid;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -40,6 +41,16 @@ pub enum Job {
         answer: crate::coach::grade::Answer,
         solution: Vec<u8>,
     },
+    /// The "why?" key's search (see `coach::why::search`); without a level the puzzle is
+    /// rated first.
+    Why {
+        grid: Grid,
+        solution: Vec<u8>,
+        cell: crate::geometry::Cell,
+        ask: why::Ask,
+        level: Option<crate::solver::rate::Level>,
+        puzzle: Box<crate::puzzle::Puzzle>,
+    },
 }
 
 /// The answer to the effect `id`.
@@ -59,13 +70,15 @@ pub enum Reply {
     Path(Result<Vec<Hint>, String>),
     /// The grade, or why grading failed.
     Grade(Result<crate::coach::grade::Grade, String>),
+    /// The "why?" answer, or why the search failed.
+    Why(Result<why::Why, String>),
 }
 
 impl Reply {
     fn failed(&self) -> bool {
         matches!(
             self,
-            Reply::Hint(Err(_)) | Reply::Path(Err(_)) | Reply::Grade(Err(_))
+            Reply::Hint(Err(_)) | Reply::Path(Err(_)) | Reply::Grade(Err(_)) | Reply::Why(Err(_))
         )
     }
 }
@@ -181,6 +194,20 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
                     crate::coach::grade::grade(&grid, technique, &answer, &solution)
                 });
                 Reply::Grade(found.map_err(|p| panic_text(p.as_ref())))
+            }
+            Job::Why {
+                grid,
+                solution,
+                cell,
+                ask,
+                level,
+                puzzle,
+            } => {
+                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let level = level.unwrap_or_else(|| crate::solver::rate::rate(&puzzle).level);
+                    why::search(&grid, &solution, cell, ask, level, why::BUDGET)
+                }));
+                Reply::Why(found.map_err(|p| panic_text(p.as_ref())))
             }
         };
         let failed = reply.failed();

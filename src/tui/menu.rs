@@ -488,7 +488,7 @@ impl App {
             Screen::Help if matches!(key, Key::Char(' ' | 'b') | Key::PageDown | Key::PageUp) => {
                 self.page_help(matches!(key, Key::Char(' ') | Key::PageDown));
             }
-            Screen::Play | Screen::Help => return false,
+            Screen::Play | Screen::Help | Screen::Page => return false,
         }
         true
     }

@@ -78,7 +78,7 @@ impl App {
                 true
             }
             // A click closes a page (help, statistics, rules).
-            (Screen::Help, Mouse::Click(..)) => {
+            (Screen::Help | Screen::Page, Mouse::Click(..)) => {
                 self.screen = Screen::Play;
                 true
             }
@@ -100,6 +100,13 @@ impl App {
                     self.help_scroll.saturating_sub(1)
                 } else {
                     self.help_scroll.saturating_add(1)
+                }
+            }
+            Screen::Page => {
+                self.page_scroll = if by < 0 {
+                    self.page_scroll.saturating_sub(1)
+                } else {
+                    self.page_scroll.saturating_add(1)
                 }
             }
             Screen::Play => return false,

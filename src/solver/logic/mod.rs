@@ -584,6 +584,28 @@ pub fn apply(grid: &mut Grid, step: &Step) {
     }
 }
 
+/// The first useful step of one technique that `wanted` accepts, with a fresh memory (the
+/// "why?" key asks for a step removing one given candidate).
+pub fn find_first(
+    grid: &Grid,
+    info: &'static TechniqueInfo,
+    solution: Option<&[u8]>,
+    wanted: &mut dyn FnMut(&Step) -> bool,
+) -> Option<Step> {
+    let memory = SolverMemory::new();
+    let ctx = Ctx::new(grid, &memory).with_solution(solution);
+    let mut found = None;
+    let _ = find_with(&ctx, info, &mut |s: Step| {
+        if useful(grid, &s) && wanted(&s) {
+            found = Some(s);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    found
+}
+
 /// All steps of one technique in the current grid (tests, training mode), with a fresh
 /// memory. Unknown ids give nothing.
 pub fn find_all(grid: &Grid, technique_id: &str) -> Vec<Step> {

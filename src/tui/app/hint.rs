@@ -8,6 +8,10 @@ use crate::game::hints::{self, Hint};
 impl App {
     /// Climbs the hint ladder: asks for a hint, shows more of it, then applies it.
     pub(super) fn hint(&mut self) -> Changed {
+        // A "why?" answer on show is no rung of the ladder: a fresh hint replaces it.
+        if self.showing_why() {
+            self.hint = None;
+        }
         if let Some(state) = &mut self.hint {
             if state.stage < 3 {
                 state.stage += 1;

@@ -17,6 +17,7 @@ mod play;
 mod prompt;
 pub mod replay;
 pub mod train;
+mod why;
 
 pub use prompt::Prompt;
 pub use replay::Replay;
@@ -45,6 +46,8 @@ pub enum Screen {
     Rules,
     /// The trainer's technique picker.
     Train,
+    /// A technique's page (`App::page`).
+    Page,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +133,8 @@ pub(crate) enum AskedFor {
     Nudge,
     /// A trainer answer's grade.
     Grade,
+    /// The "why?" key's explanation.
+    Why,
 }
 
 /// An effect asked for and not answered yet: its id, and the board it was asked about
@@ -220,6 +225,11 @@ pub struct App {
     pub train_menu: train::TrainMenu,
     /// The skill profile as of the last write (the event loop loads it).
     pub profile: crate::game::profile::Profile,
+    /// The "why?" key waits for a digit (or itself again) for the selected cell.
+    pub why_ask: bool,
+    /// The technique page shown on `Screen::Page`, and the lines it is scrolled by.
+    pub page: Option<&'static str>,
+    pub page_scroll: u16,
 }
 
 impl App {
@@ -272,6 +282,9 @@ impl App {
             stash: None,
             train_menu: train::TrainMenu::default(),
             profile: crate::game::profile::Profile::new(),
+            why_ask: false,
+            page: None,
+            page_scroll: 0,
         })
     }
 
@@ -401,6 +414,7 @@ impl App {
         self.message_fresh = false;
         let changed = match self.screen {
             Screen::Help => self.update_help(cmd),
+            Screen::Page => self.update_page(cmd),
             Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules | Screen::Train => {
                 self.update_menus(cmd);
                 Changed::View
@@ -480,6 +494,7 @@ impl App {
             }
             Reply::Path(reply) => self.receive_path(asked, reply),
             Reply::Grade(reply) => self.receive_grade(asked.what, reply),
+            Reply::Why(reply) => self.receive_why(asked, reply),
         }
     }
 
@@ -499,6 +514,7 @@ impl App {
             // The nudge is looked for quietly; a grade says it is coming.
             AskedFor::Nudge => return Changed::Nothing,
             AskedFor::Grade => "Grading your answer...",
+            AskedFor::Why => "Working out why... keep playing; the answer shows here.",
         };
         self.say(Tone::Info, text);
         Changed::View

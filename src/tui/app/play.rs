@@ -51,6 +51,9 @@ impl App {
 
     /// The command table of the play screen.
     pub(super) fn run_play(&mut self, cmd: Command) -> Changed {
+        if self.why_ask {
+            return self.answer_why(cmd);
+        }
         if let Some(changed) = self.run_train(cmd) {
             return changed;
         }
@@ -72,6 +75,8 @@ impl App {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Hint => self.hint(),
+            Command::Why => self.why(),
+            Command::TechniquePage => self.open_page(),
             Command::Check => self.check(),
             Command::Solvable => self.solvable(),
             Command::FillCandidates => self.fill_candidates(),

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod layout;
 pub mod menu;
+pub mod page;
 pub mod rules;
 pub mod stats;
 
@@ -41,6 +42,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
     match app.screen {
         Screen::Help => help(app, area, buf),
+        Screen::Page => page::draw(app, area, buf),
         Screen::Stats => stats::draw(
             &app.menus.stats,
             app.menus.scroll,
@@ -248,6 +250,7 @@ fn hint_or_message(app: &App) -> Option<String> {
 fn hint_label(app: &App, stage: u8) -> String {
     match &app.replay {
         Some(r) => format!("Step {}/{}", r.at + 1, r.steps.len()),
+        None if app.showing_why() => "Why?".to_string(),
         None if app.trainer.is_some() => "The step".to_string(),
         None => format!("Hint {stage}/3"),
     }
@@ -380,20 +383,26 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
                 t.title,
             ));
         } else {
-            news.push(Line::styled(
+            let head = if app.showing_why() {
+                hint_label(app, hs.stage)
+            } else {
                 format!(
                     "{}: {}",
                     hint_label(app, hs.stage),
                     ["where", "what", "step"][usize::from(hs.stage.clamp(1, 3)) - 1]
-                ),
-                t.title,
-            ));
+                )
+            };
+            news.push(Line::styled(head, t.title));
             news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
         }
         let next = match hs.stage {
             _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
+            _ if app.showing_why() && app.shown_technique().is_some() => {
+                "i: the technique's page; esc closes"
+            }
+            _ if app.showing_why() => "esc closes",
             1 => "H again: which technique",
-            2 => "H again: the full step",
+            2 => "H again: the full step; i: the technique's page",
             _ => "H again applies it",
         };
         news.push(Line::styled(
