@@ -56,7 +56,11 @@ fn why_on_an_erased_true_candidate_says_that_was_wrong() {
 
 #[test]
 fn why_on_a_candidate_removed_by_a_technique_names_the_step() {
-    let mut s = marked();
+    // Rated hard: steps up to that level explain, a pointing pair among them.
+    let mut p = builtin::puzzle(Variant::Standard);
+    p.difficulty = Some("hard".into());
+    let mut s = Session::with_puzzle(p);
+    s.press("a");
     let grid = s.game.hint_grid();
     // A candidate a pointing pair removes: erase it by hand, then ask.
     let step = logic::find_all(&grid, "locked-candidates-pointing")
@@ -74,17 +78,17 @@ fn why_on_a_candidate_removed_by_a_technique_names_the_step() {
         .expect("a technique's answer");
     let t = technique(id).expect("a technique of the table");
     let name = s.game.geometry().cell_name(e.cell);
-    let text = shown(&s);
+    let said = shown(&s);
     assert!(
-        text.starts_with(&format!(
+        said.starts_with(&format!(
             "{} is not possible in {name}: {}",
             e.digit, t.name
         )),
-        "{text}"
+        "{said}"
     );
     assert!(!hs.hint.highlights.is_empty(), "the step is highlighted");
     // An explanation of a removal gives nothing away.
-    assert_eq!(s.game.assists.hints, 0);
+    assert_eq!(s.game.assists.hints, 0, "{said}");
     insta::assert_snapshot!("why_technique_80x24", text(&render(&s, 80, 24)));
     // i opens that technique's page; esc comes back.
     s.press("i");
@@ -158,7 +162,7 @@ fn the_page_of_a_hint_shows_the_technique_on_a_bank_position() {
     assert_eq!(s.screen, Screen::Page);
     assert_eq!(s.page, technique(&id).map(|t| t.id));
     insta::assert_snapshot!("technique_page_80x24", text(&render(&s, 80, 24)));
-    s.press("jjjjjjjjjjjjjjjjjjjj");
+    s.press("jjjjjjjj");
     let lower = text(&render(&s, 80, 24));
     assert!(
         lower.contains("On a position from the drill bank"),

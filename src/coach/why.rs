@@ -164,8 +164,9 @@ fn clash(g: &Geometry, values: &[u8], cell: Cell, d: u8) -> Option<(Cell, usize)
     Some((peer, house))
 }
 
-/// The slow answers, from the position `grid` (see [`position`]): the simplest step that
-/// removes the digit from the cell (one at or below `level` first), else a contradiction
+/// The slow answers, from the position `grid` (see [`position`]): the simplest step at or
+/// below `level` that removes the digit from the cell (one that eliminates it before one
+/// whose placement crowds it out), else a contradiction
 /// the singles reach from placing it, else "no explanation found"; for [`Ask::Cell`], a
 /// step at or below `level` that places the cell. Gives up on new searches after `budget`.
 pub fn search(
@@ -233,7 +234,12 @@ pub fn search(
                 .iter()
                 .any(|p| (p.cell == cell && p.digit != d) || (p.digit == d && g.sees(p.cell, cell)))
     };
-    let step = first(&grid, solution, &easy, deadline, &mut removes);
+    // A step that removes the candidate itself first: a placement that crowds it out gives
+    // a digit away, so it is the second choice at the puzzle's level.
+    let step = first(&grid, solution, &easy, deadline, &mut |s: &Step| {
+        s.eliminations.contains(&target)
+    })
+    .or_else(|| first(&grid, solution, &easy, deadline, &mut removes));
     let (step, harder) = match step {
         Some(s) => (Some(s), false),
         None => match singles_contradiction(&grid, cell, d, deadline) {

@@ -129,8 +129,9 @@ fn cell_role(step: &Step, cell: Cell) -> Option<Role> {
 }
 
 /// Draws a position as lines of spans: each cell a small block with its candidates in fixed
-/// places (the digit alone once filled), each highlighted digit followed by its marker.
-/// Square grids get box borders; honeycomb rows are offset by half a cell.
+/// places (a filled cell its digit in brackets), each highlighted digit followed by its
+/// marker. Rows are labelled; square grids get column numbers and box borders; honeycomb
+/// rows are offset by half a cell.
 pub fn draw(pos: &Position, step: &Step) -> Vec<Vec<Span>> {
     let grid = &pos.grid;
     let g = grid.geometry();
@@ -146,21 +147,37 @@ pub fn draw(pos: &Position, step: &Step) -> Vec<Vec<Span>> {
         Shape::Honeycomb => (0, 0),
     };
     let rows = g.row_lengths().len();
+    let inner = mcols * slot;
     let mut out = Vec::new();
+    if box_cols > 0 {
+        // Column numbers over the middle of each block.
+        let mut head = String::from("    ");
+        for col in 1..=g.row_lengths()[0] {
+            if col > 1 && (col - 1) % box_cols == 0 {
+                head.push_str("  ");
+            }
+            head.push_str(&format!("{:^inner$} ", format!("c{col}")));
+        }
+        out.push(vec![(head, None)]);
+    }
     for r in 1..=rows {
+        let len = g.row_lengths()[r - 1];
         if box_rows > 0 && r > 1 && (r - 1) % box_rows == 0 {
-            let width =
-                g.row_lengths()[r - 1] * block + (g.row_lengths()[r - 1] - 1) / box_cols * 2;
-            out.push(vec![("-".repeat(width), None)]);
+            let width = len * block + (len - 1) / box_cols * 2;
+            out.push(vec![(format!("    {}", "-".repeat(width)), None)]);
         }
         for line in 0..mrows {
-            let mut spans: Vec<Span> = Vec::new();
+            let label = if line == mrows / 2 {
+                format!("r{r:<3}")
+            } else {
+                "    ".to_string()
+            };
+            let mut spans: Vec<Span> = vec![(label, None)];
             if box_rows == 0 {
                 let longest = g.row_lengths().iter().copied().max().unwrap_or(0);
-                let offset = (longest - g.row_lengths()[r - 1]) * block / 2;
-                spans.push((" ".repeat(offset), None));
+                spans.push((" ".repeat((longest - len) * block / 2), None));
             }
-            for col in 1..=g.row_lengths()[r - 1] {
+            for col in 1..=len {
                 let Some(cell) = g.cell_at(r, col) else {
                     continue;
                 };
@@ -168,28 +185,26 @@ pub fn draw(pos: &Position, step: &Step) -> Vec<Vec<Span>> {
                     spans.push(("| ".into(), None));
                 }
                 let value = grid.value(cell);
-                for k in 0..mcols {
-                    let d = (line * mcols + k + 1) as u8;
-                    let shown = if value != 0 {
-                        // The digit alone, in the middle of its block.
-                        (line == mrows / 2 && k == mcols / 2).then_some(value)
+                if value != 0 {
+                    // A filled cell: its digit in brackets, in the middle of its block.
+                    if line == mrows / 2 {
+                        let role = cell_role(step, cell);
+                        let mark = role.map_or(' ', marker);
+                        let text = format!("[{}]{mark}", digit_char(value));
+                        spans.push((format!("{text:^inner$}"), role));
                     } else {
-                        (usize::from(d) <= n && grid.candidates(cell).contains(d)).then_some(d)
-                    };
-                    match shown {
-                        Some(d) => {
-                            let role = if value != 0 {
-                                step.placements
-                                    .contains(&Candidate::new(cell, d))
-                                    .then_some(Role::Placement)
-                                    .or_else(|| cell_role(step, cell))
-                            } else {
-                                role_of(step, Candidate::new(cell, d))
-                            };
+                        spans.push((" ".repeat(inner), None));
+                    }
+                } else {
+                    for k in 0..mcols {
+                        let d = (line * mcols + k + 1) as u8;
+                        if usize::from(d) <= n && grid.candidates(cell).contains(d) {
+                            let role = role_of(step, Candidate::new(cell, d));
                             let mark = role.map_or(' ', marker);
                             spans.push((format!("{}{mark}", digit_char(d)), role));
+                        } else {
+                            spans.push(("  ".into(), None));
                         }
-                        None => spans.push(("  ".into(), None)),
                     }
                 }
                 spans.push((" ".into(), None));
@@ -290,7 +305,9 @@ mod tests {
             "eliminations marked:\n{all}"
         );
         assert!(all.contains(&format!("{d}*")), "the fish marked:\n{all}");
-        assert_eq!(lines.iter().filter(|l| l.starts_with("---")).count(), 2);
+        assert_eq!(lines.iter().filter(|l| l.starts_with("    ---")).count(), 2);
+        assert!(lines[0].contains("c1") && lines[0].contains("c9"), "{all}");
+        assert!(all.contains("[") && all.contains("r9"), "{all}");
         assert!(ex
             .step
             .explain(ex.position.grid.geometry(), Detail::Full)

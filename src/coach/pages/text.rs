@@ -55,8 +55,8 @@ pub static PAGES: &[PageText] = &[
     p(
         "naked-single",
         "An empty cell with one candidate left.",
-        "Every other digit is already placed in one of the houses the cell belongs to, so \
-         the remaining candidate is the only digit that fits there.",
+        "Every other digit is ruled out, placed in one of the cell's houses or removed by an \
+         earlier step, so the remaining candidate is the only digit that fits there.",
         "Look at crowded crossings: a cell whose row, column and box together hold eight \
          different digits. With pencil marks, a cell showing a single mark.",
     ),
