@@ -172,7 +172,7 @@ impl App {
             .iter()
             .filter_map(|id| list.iter().find(|t| t.id == *id))
         {
-            items.push(format!("suggested: {}", self.technique_line(t, v)));
+            items.push(format!("* {}", self.technique_line(t, v)));
             choices.push(Choice::Technique(t.id));
         }
         for t in &list {
@@ -189,7 +189,7 @@ impl App {
         Changed::View
     }
 
-    /// `fish/hard  X-Wing  20 drills, 2/3 solved`.
+    /// `fish/hard  X-Wing  20 drills, 2/3 solved`; a suggested one starts with `* `.
     fn technique_line(&self, t: &TechniqueInfo, v: Variant) -> String {
         let s = self.profile.skill(t.id);
         let record = if s.tried == 0 {
@@ -197,11 +197,12 @@ impl App {
         } else {
             format!("{}/{} solved", s.solved, s.tried)
         };
+        let n = bank::count(t.id, v);
         format!(
-            "{:<22} {:<28} {:>2} drills, {record}",
+            "{:<20} {:<28} {n:>2} drill{}, {record}",
             format!("{}/{}", t.family.name(), t.level),
             t.name,
-            bank::count(t.id, v)
+            if n == 1 { "" } else { "s" }
         )
     }
 
@@ -216,7 +217,7 @@ impl App {
         } else {
             "enter trains, esc closes".to_string()
         };
-        (format!("Train on {v}: technique"), footer)
+        (format!("Train on {v}: technique (* suggested)"), footer)
     }
 
     /// A key on the trainer's picker.
@@ -323,7 +324,7 @@ impl App {
         self.pending = None;
         self.checked.clear();
         if let Some(t) = &self.trainer {
-            let text = format!("{}: apply it. {DRILL_KEYS}.", t.title());
+            let text = format!("Apply the {}: {DRILL_KEYS}.", t.technique.name);
             self.say(Tone::Info, text);
         }
         self.ask_grade(grade::Answer::default(), AskedFor::Nudge);
