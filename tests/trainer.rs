@@ -195,12 +195,17 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
         "{screen}"
     );
     insta::assert_snapshot!("train_picker_80x24", screen);
-    // Techniques without drills on the variant are left out, and the footer says so.
+    // Techniques without drills on the variant come last, named, and say so when chosen.
     let (_, footer) = s.train_menu_text();
+    assert!(footer.contains("no drills on standard"), "{footer}");
+    let last = s.train_menu.list.items.last().unwrap().clone();
     assert!(
-        footer.contains("without drills on standard left out"),
-        "{footer}"
+        last.starts_with("- ") && last.ends_with("no drills"),
+        "{last}"
     );
+    s.press("<end><enter>");
+    assert!(s.trainer.is_none());
+    assert!(said(&s).contains("The drill bank has no"), "{}", said(&s));
 }
 
 #[test]

@@ -96,7 +96,7 @@ pub struct TrainMenu {
     pub list: List,
     pub choices: Vec<Choice>,
     pub variant: Option<Variant>,
-    /// Techniques of the variant left out for want of drills.
+    /// Techniques of the variant without drills (listed last, marked `-`).
     pub left_out: usize,
 }
 
@@ -114,19 +114,16 @@ pub struct Stash {
     pub pencil: bool,
 }
 
-/// The trainable techniques of a variant (with drills in the bank), grouped by family in
-/// table order, easier levels first within a family.
-pub fn trainable(v: Variant) -> (Vec<&'static TechniqueInfo>, usize) {
+/// The techniques of a variant, grouped by family in table order, easier levels first
+/// within a family: those with drills in the bank, and those without.
+pub fn trainable(v: Variant) -> (Vec<&'static TechniqueInfo>, Vec<&'static TechniqueInfo>) {
     let table = techniques();
     let family_at = |t: &TechniqueInfo| table.iter().position(|x| x.family == t.family);
     let mut list: Vec<&TechniqueInfo> = names::nameable()
         .filter(|t| t.enabled && names::occurs_in(t, v))
         .collect();
-    let all = list.len();
-    list.retain(|t| bank::count(t.id, v) > 0);
     list.sort_by_key(|t| (family_at(t), t.level));
-    let left_out = all - list.len();
-    (list, left_out)
+    list.into_iter().partition(|t| bank::count(t.id, v) > 0)
 }
 
 impl App {
@@ -146,7 +143,7 @@ impl App {
 
     /// The picker for variant `v`.
     pub fn open_train_menu_on(&mut self, v: Variant) -> Changed {
-        let (list, left_out) = trainable(v);
+        let (list, without) = trainable(v);
         let mut items = Vec::new();
         let mut choices = Vec::new();
         if let Some(run) = &self.profile.run {
@@ -179,11 +176,21 @@ impl App {
             items.push(self.technique_line(t, v));
             choices.push(Choice::Technique(t.id));
         }
+        // Listed last, so the user sees which are missing; choosing one says how to make
+        // drills for it.
+        for t in &without {
+            items.push(format!(
+                "- {:<20} {:<28} no drills",
+                format!("{}/{}", t.family.name(), t.level),
+                t.name
+            ));
+            choices.push(Choice::Technique(t.id));
+        }
         self.train_menu = TrainMenu {
             list: List::new(items, 0),
             choices,
             variant: Some(v),
-            left_out,
+            left_out: without.len(),
         };
         self.screen = Screen::Train;
         Changed::View
@@ -211,7 +218,7 @@ impl App {
         let v = self.train_menu.variant.unwrap_or_default();
         let footer = if self.train_menu.left_out > 0 {
             format!(
-                "enter trains, esc closes; {} without drills on {v} left out",
+                "enter trains, esc closes; last {}: no drills on {v}",
                 self.train_menu.left_out
             )
         } else {
