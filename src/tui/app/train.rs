@@ -272,6 +272,15 @@ impl App {
             );
             return;
         }
+        let at = results.len() % drills.len();
+        let first = match drills[at].open() {
+            Ok(d) => d,
+            Err(e) => {
+                self.say(Tone::Warning, format!("That drill could not be read: {e}"));
+                return;
+            }
+        };
+        // Only once a drill is ready does the game go aside (the save keeps it).
         if self.stash.is_none() {
             self.stash = Some(Stash {
                 game: self.game.clone(),
@@ -279,11 +288,6 @@ impl App {
                 pencil: self.pencil,
             });
         }
-        let at = results.len() % drills.len();
-        let Ok(first) = drills[at].open() else {
-            self.say(Tone::Warning, "That drill could not be read.");
-            return;
-        };
         self.trainer = Some(Trainer {
             technique: t,
             variant: v,
