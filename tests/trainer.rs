@@ -184,19 +184,28 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
     s.profile.record_drill("x-wing", false, 1000);
     s.press("t");
     let items = &s.train_menu.list.items;
-    assert!(items[0].starts_with("suggested: "), "{items:#?}");
+    assert!(items[0].starts_with("* "), "{items:#?}");
     assert!(items[0].contains("X-Wing"), "{items:#?}");
     assert!(!items
         .iter()
-        .any(|i| i.starts_with("suggested") && i.contains("Naked Single")));
+        .any(|i| i.starts_with("* ") && i.contains("Naked Single")));
     let screen = text(&render(&s, 80, 24));
-    assert!(screen.contains("Train on standard: technique"), "{screen}");
-    // Techniques without drills on the variant are left out, and the footer says so.
-    let (_, footer) = s.train_menu_text();
     assert!(
-        footer.contains("without drills on standard left out"),
-        "{footer}"
+        screen.contains("Train on standard: technique (* suggested)"),
+        "{screen}"
     );
+    insta::assert_snapshot!("train_picker_80x24", screen);
+    // Techniques without drills on the variant come last, named, and say so when chosen.
+    let (_, footer) = s.train_menu_text();
+    assert!(footer.contains("no drills on standard"), "{footer}");
+    let last = s.train_menu.list.items.last().unwrap().clone();
+    assert!(
+        last.starts_with("- ") && last.ends_with("no drills"),
+        "{last}"
+    );
+    s.press("<end><enter>");
+    assert!(s.trainer.is_none());
+    assert!(said(&s).contains("The drill bank has no"), "{}", said(&s));
 }
 
 #[test]

@@ -485,14 +485,6 @@ impl Saver<'_> {
                     tally(&mut stats, r);
                     // Losing these only costs the picker its memory.
                     match r {
-                        Record::Drill { .. } | Record::HintNeeded(_) | Record::Run(_) => {
-                            // The profile lives beside the stats, under the same lock.
-                            let at = profile_path(&path);
-                            let (mut profile, _) =
-                                Profile::load(&at).map_err(std::io::Error::other)?;
-                            note_in_profile(&mut profile, r);
-                            profile.save(&at)?;
-                        }
                         Record::Opened { file, index } => {
                             let _ = library::remember_index(state, file, *index);
                         }
@@ -502,7 +494,8 @@ impl Saver<'_> {
                         _ => {}
                     }
                 }
-                stats.save(&path)
+                stats.save(&path)?;
+                save_profile(&path, &records)
             }),
         );
     }
@@ -610,6 +603,27 @@ fn tally(stats: &mut Stats, r: &Record) {
 /// The skill profile's file: beside the stats file.
 fn profile_path(stats: &Path) -> PathBuf {
     crate::game::profile::profile_path(stats.parent().unwrap_or(Path::new(".")))
+}
+
+/// Writes the trainer's and hints' records into the profile beside the stats file (the
+/// same lock covers it); nothing to write, no write.
+fn save_profile(stats: &Path, records: &[Record]) -> std::io::Result<()> {
+    let mine = |r: &&Record| {
+        matches!(
+            r,
+            Record::Drill { .. } | Record::HintNeeded(_) | Record::Run(_)
+        )
+    };
+    if !records.iter().any(|r| mine(&r)) {
+        return Ok(());
+    }
+    let at = profile_path(stats);
+    // A corrupt file is moved aside (the player was told at start).
+    let (mut profile, _) = Profile::load(&at).map_err(std::io::Error::other)?;
+    for r in records.iter().filter(mine) {
+        note_in_profile(&mut profile, r);
+    }
+    profile.save(&at)
 }
 
 /// Counts a trainer or hint record in the profile.

@@ -96,7 +96,7 @@ pub struct TrainMenu {
     pub list: List,
     pub choices: Vec<Choice>,
     pub variant: Option<Variant>,
-    /// Techniques of the variant left out for want of drills.
+    /// Techniques of the variant without drills (listed last, marked `-`).
     pub left_out: usize,
 }
 
@@ -114,19 +114,16 @@ pub struct Stash {
     pub pencil: bool,
 }
 
-/// The trainable techniques of a variant (with drills in the bank), grouped by family in
-/// table order, easier levels first within a family.
-pub fn trainable(v: Variant) -> (Vec<&'static TechniqueInfo>, usize) {
+/// The techniques of a variant, grouped by family in table order, easier levels first
+/// within a family: those with drills in the bank, and those without.
+pub fn trainable(v: Variant) -> (Vec<&'static TechniqueInfo>, Vec<&'static TechniqueInfo>) {
     let table = techniques();
     let family_at = |t: &TechniqueInfo| table.iter().position(|x| x.family == t.family);
     let mut list: Vec<&TechniqueInfo> = names::nameable()
         .filter(|t| t.enabled && names::occurs_in(t, v))
         .collect();
-    let all = list.len();
-    list.retain(|t| bank::count(t.id, v) > 0);
     list.sort_by_key(|t| (family_at(t), t.level));
-    let left_out = all - list.len();
-    (list, left_out)
+    list.into_iter().partition(|t| bank::count(t.id, v) > 0)
 }
 
 impl App {
@@ -146,7 +143,7 @@ impl App {
 
     /// The picker for variant `v`.
     pub fn open_train_menu_on(&mut self, v: Variant) -> Changed {
-        let (list, left_out) = trainable(v);
+        let (list, without) = trainable(v);
         let mut items = Vec::new();
         let mut choices = Vec::new();
         if let Some(run) = &self.profile.run {
@@ -172,24 +169,34 @@ impl App {
             .iter()
             .filter_map(|id| list.iter().find(|t| t.id == *id))
         {
-            items.push(format!("suggested: {}", self.technique_line(t, v)));
+            items.push(format!("* {}", self.technique_line(t, v)));
             choices.push(Choice::Technique(t.id));
         }
         for t in &list {
             items.push(self.technique_line(t, v));
             choices.push(Choice::Technique(t.id));
         }
+        // Listed last, so the user sees which are missing; choosing one says how to make
+        // drills for it.
+        for t in &without {
+            items.push(format!(
+                "- {:<20} {:<28} no drills",
+                format!("{}/{}", t.family.name(), t.level),
+                t.name
+            ));
+            choices.push(Choice::Technique(t.id));
+        }
         self.train_menu = TrainMenu {
             list: List::new(items, 0),
             choices,
             variant: Some(v),
-            left_out,
+            left_out: without.len(),
         };
         self.screen = Screen::Train;
         Changed::View
     }
 
-    /// `fish/hard  X-Wing  20 drills, 2/3 solved`.
+    /// `fish/hard  X-Wing  20 drills, 2/3 solved`; a suggested one starts with `* `.
     fn technique_line(&self, t: &TechniqueInfo, v: Variant) -> String {
         let s = self.profile.skill(t.id);
         let record = if s.tried == 0 {
@@ -197,11 +204,12 @@ impl App {
         } else {
             format!("{}/{} solved", s.solved, s.tried)
         };
+        let n = bank::count(t.id, v);
         format!(
-            "{:<22} {:<28} {:>2} drills, {record}",
+            "{:<20} {:<28} {n:>2} drill{}, {record}",
             format!("{}/{}", t.family.name(), t.level),
             t.name,
-            bank::count(t.id, v)
+            if n == 1 { "" } else { "s" }
         )
     }
 
@@ -210,13 +218,13 @@ impl App {
         let v = self.train_menu.variant.unwrap_or_default();
         let footer = if self.train_menu.left_out > 0 {
             format!(
-                "enter trains, esc closes; {} without drills on {v} left out",
+                "enter trains, esc closes; last {}: no drills on {v}",
                 self.train_menu.left_out
             )
         } else {
             "enter trains, esc closes".to_string()
         };
-        (format!("Train on {v}: technique"), footer)
+        (format!("Train on {v}: technique (* suggested)"), footer)
     }
 
     /// A key on the trainer's picker.
@@ -264,6 +272,15 @@ impl App {
             );
             return;
         }
+        let at = results.len() % drills.len();
+        let first = match drills[at].open() {
+            Ok(d) => d,
+            Err(e) => {
+                self.say(Tone::Warning, format!("That drill could not be read: {e}"));
+                return;
+            }
+        };
+        // Only once a drill is ready does the game go aside (the save keeps it).
         if self.stash.is_none() {
             self.stash = Some(Stash {
                 game: self.game.clone(),
@@ -271,11 +288,6 @@ impl App {
                 pencil: self.pencil,
             });
         }
-        let at = results.len() % drills.len();
-        let Ok(first) = drills[at].open() else {
-            self.say(Tone::Warning, "That drill could not be read.");
-            return;
-        };
         self.trainer = Some(Trainer {
             technique: t,
             variant: v,
@@ -323,7 +335,7 @@ impl App {
         self.pending = None;
         self.checked.clear();
         if let Some(t) = &self.trainer {
-            let text = format!("{}: apply it. {DRILL_KEYS}.", t.title());
+            let text = format!("Apply the {}: {DRILL_KEYS}.", t.technique.name);
             self.say(Tone::Info, text);
         }
         self.ask_grade(grade::Answer::default(), AskedFor::Nudge);
