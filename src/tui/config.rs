@@ -78,7 +78,7 @@ commands! {
     Undo undo "undo" ["u"] "Undo";
     Redo redo "redo" ["ctrl-r"] "Redo";
     Hint hint "hint" ["H"] "Hint; again: technique, full step, apply";
-    Why why "why" ["w"] "Why? Then a digit: why it is missing here; w again: what the cell must be";
+    Why why "why" ["w"] "Why not? (then a digit); w again: what the cell must be";
     TechniquePage technique_page "technique-page" ["i"] "The page of the hint's technique (hint stage 2 on)";
     Check check "check" ["c", "C"] "Show entries that differ from the solution";
     Solvable solvable "solvable" ["v"] "Is the board still solvable?";
