@@ -762,7 +762,7 @@ fn tmux_80x24_shows_every_candidate_after_a() {
     // The last empty cell: the frame is written top to bottom, so once its candidate shows,
     // the whole grid has been redrawn (the first cell's alone could be a half-drawn frame).
     let screen = t.wait_for("the candidates", |s| {
-        let c = g.cells().filter(|&c| grid.value(c) == 0).last().unwrap();
+        let c = g.cells().rfind(|&c| grid.value(c) == 0).unwrap();
         let d = grid.candidates(c).first().unwrap();
         let r = plan.cell_rect(g, c);
         let (dx, dy) = plan.candidate_pos(d).unwrap();
