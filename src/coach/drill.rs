@@ -114,7 +114,14 @@ pub fn harvest(variant: Variant, seed: u64, quota: &[usize], budget: Budget) -> 
     let start = Instant::now();
     let mut left = quota.to_vec();
     let mut out = Harvest::default();
-    let Some(sources) = Sources::new(variant, seed) else {
+    // Forcing steps come first only on the hardest paths: walking anything else for them
+    // would cost most of the search (every extreme puzzle needs one somewhere).
+    let extreme_only = techniques()
+        .iter()
+        .zip(quota)
+        .filter(|(_, &q)| q > 0)
+        .all(|(t, _)| t.family == Family::Forcing);
+    let Some(sources) = Sources::new(variant, seed, extreme_only) else {
         return out;
     };
     let mut next = 0u64;
@@ -147,18 +154,21 @@ pub fn harvest(variant: Variant, seed: u64, quota: &[usize], budget: Budget) -> 
 struct Sources {
     minimal: Generator,
     hard: Vec<Generator>,
+    /// Only the rated sources are walked.
+    hard_only: bool,
 }
 
 /// Solution grids a rated source tries per puzzle: a miss only costs one walk.
 const RATED_ATTEMPTS: usize = 40;
 
 impl Sources {
-    fn new(variant: Variant, seed: u64) -> Option<Sources> {
+    fn new(variant: Variant, seed: u64, extreme_only: bool) -> Option<Sources> {
         // Killer cages of the hard level: neither trivial nor too large.
         let minimal = Generator::new(Options::new(variant, Level::Hard), seed).ok()?;
         // Rated honeycomb puzzles above hard take seconds each (measured in the generator).
         let levels: &[Level] = match variant {
             Variant::Honeycomb => &[],
+            _ if extreme_only => &[Level::Extreme],
             _ => &[Level::Unfair, Level::Extreme],
         };
         let hard = levels
@@ -171,11 +181,21 @@ impl Sources {
                 Generator::new(opts, seed).ok()
             })
             .collect();
-        Some(Sources { minimal, hard })
+        let hard_only = extreme_only && !hard.is_empty();
+        Some(Sources {
+            minimal,
+            hard,
+            hard_only,
+        })
     }
 
-    /// Puzzle `index` with its solution: two minimal ones, then the rated ones, in turn.
+    /// Puzzle `index` with its solution: two minimal ones, then the rated ones, in turn (only
+    /// the rated ones when `hard_only`).
     fn puzzle(&self, index: u64) -> Option<(Puzzle, Vec<u8>)> {
+        if self.hard_only {
+            let g = self.hard.get((index % self.hard.len() as u64) as usize)?;
+            return g.generate(index).ok().map(|g| (g.puzzle, g.solution));
+        }
         let turn = index % (self.hard.len() as u64 + 2);
         let rated = turn.checked_sub(2).and_then(|t| usize::try_from(t).ok());
         match rated.and_then(|t| self.hard.get(t)) {
