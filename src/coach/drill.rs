@@ -250,12 +250,13 @@ pub fn bank_quota(t: &TechniqueInfo, v: Variant) -> usize {
     }
 }
 
-/// A fingerprint of the technique table (ids, order, levels, scores, which are tried): a
-/// drill bank made under another table may hold positions where another step comes first.
+/// A fingerprint of the techniques the path tries (ids, order, levels, scores): a drill
+/// bank made under another table may hold positions where another step comes first. Rows
+/// off the default path never decide a first step, so adding one keeps the bank fresh.
 pub fn table_hash() -> String {
     // FNV-1a: stable across Rust versions, unlike the std hasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for t in techniques() {
+    for t in techniques().iter().filter(|t| t.enabled) {
         let row = format!(
             "{}:{}:{}:{}:{};",
             t.id, t.order, t.level, t.score, t.enabled

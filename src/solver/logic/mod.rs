@@ -25,6 +25,7 @@ pub mod step;
 pub mod subsets;
 pub mod sue_de_coq;
 pub mod techniques;
+pub mod templates;
 pub mod uniqueness;
 pub mod wings;
 
@@ -32,7 +33,7 @@ pub use crate::solver::rules::must_appear;
 pub use memory::SolverMemory;
 pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{
-    parse_technique, technique, techniques, Family, TechniqueInfo, UnknownTechnique,
+    by_hodoku_code, parse_technique, technique, techniques, Family, TechniqueInfo, UnknownTechnique,
 };
 
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
@@ -459,6 +460,7 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Als => als::find(ctx, info, sink),
         Family::ComplexFish => complex_fish::find(ctx, info, sink),
         Family::SueDeCoq => sue_de_coq::find(ctx, info, sink),
+        Family::Templates => templates::find(ctx, info, sink),
         Family::LastResort => ControlFlow::Continue(()),
     }
 }
@@ -482,6 +484,7 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Als => als::explain(step, g, detail),
         Family::ComplexFish => fish::explain(step, g, detail),
         Family::SueDeCoq => sue_de_coq::explain(step, g, detail),
+        Family::Templates => templates::explain(step, g, detail),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

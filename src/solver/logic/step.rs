@@ -174,6 +174,8 @@ pub enum Pattern {
     },
     /// A deadly pattern (unique / hidden / avoidable rectangle): its four cells and digits.
     Rectangle { cells: Vec<Cell>, digits: Digits },
+    /// Templates of one digit: how many ways it can still fill the grid.
+    Template { digit: u8, templates: usize },
 }
 
 /// A node of a chain: `digit` is true (`on`) or false in one cell, or (a group node) in one

@@ -100,6 +100,8 @@ pub enum Family {
     /// Sue de Coq: `sue_de_coq.rs`.
     SueDeCoq,
     Forcing,
+    /// Every placement of one digit: `templates.rs`.
+    Templates,
     /// Steps taken from the known solution.
     LastResort,
 }
@@ -632,6 +634,29 @@ static TABLE: &[TechniqueInfo] = &[
         700,
         8600,
     ),
+    // HoDoKu 2.2 leaves templates out of its default path.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "template-set",
+            "Template Set",
+            F::Templates,
+            L::Extreme,
+            10000,
+            8700,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "template-delete",
+            "Template Delete",
+            F::Templates,
+            L::Extreme,
+            10000,
+            8800,
+        )
+    },
     TechniqueInfo {
         enabled: false,
         ..info("guess", "Guess", F::LastResort, L::Extreme, 10000, 8900)
@@ -723,11 +748,23 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("als-chain", "0903"),
     ("death-blossom", "0904"),
     ("sue-de-coq", "1101"),
+    ("template-set", "1201"),
+    ("template-delete", "1202"),
     ("forcing-chain", "1301"),
     ("forcing-chain", "1302"),
     ("forcing-net", "1303"),
     ("forcing-net", "1304"),
 ];
+
+/// The technique of a HoDoKu code as its regression library writes it: `0300`, `03111`, or
+/// with a variant suffix (`0606-1`), which names the same technique as the bare code.
+pub fn by_hodoku_code(code: &str) -> Option<&'static TechniqueInfo> {
+    let base = code.split('-').next().unwrap_or(code);
+    HODOKU_CODES
+        .iter()
+        .find(|(_, c)| *c == base)
+        .and_then(|(id, _)| technique(id))
+}
 
 impl TechniqueInfo {
     /// HoDoKu's code for the technique, when HoDoKu has it.
@@ -764,6 +801,7 @@ impl Family {
             Family::ComplexFish => "complex-fish",
             Family::SueDeCoq => "sue-de-coq",
             Family::Forcing => "forcing",
+            Family::Templates => "templates",
             Family::LastResort => "last-resort",
         }
     }
@@ -793,12 +831,8 @@ pub fn parse_technique(name: &str) -> Result<&'static TechniqueInfo, UnknownTech
     };
     let key = name.trim();
     let code = key.split('-').next().unwrap_or(key);
-    if code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit()) {
-        return HODOKU_CODES
-            .iter()
-            .find(|(_, c)| *c == code)
-            .and_then(|(id, _)| technique(id))
-            .ok_or_else(unknown);
+    if (4..=5).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit()) {
+        return by_hodoku_code(key).ok_or_else(unknown);
     }
     let key = squash(key);
     if key.is_empty() {
