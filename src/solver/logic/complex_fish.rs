@@ -27,6 +27,9 @@ enum Kind {
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if info.id.starts_with("siamese-") {
+        return super::fish::siamese(ctx, info, sink);
+    }
     let (n, finned, kind) = match info.id {
         "franken-x-wing" => (2, false, Kind::Franken),
         "franken-swordfish" => (3, false, Kind::Franken),

@@ -285,6 +285,18 @@ static TABLE: &[TechniqueInfo] = &[
         150,
         3100,
     ),
+    // HoDoKu 2.2 leaves dual forms out of its default path; they score as the single form.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "dual-2-string-kite",
+            "Dual 2-String Kite",
+            F::SingleDigit,
+            L::Hard,
+            150,
+            3110,
+        )
+    },
     info(
         "turbot-fish",
         "Turbot Fish",
@@ -301,6 +313,17 @@ static TABLE: &[TechniqueInfo] = &[
         120,
         3170,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "dual-empty-rectangle",
+            "Dual Empty Rectangle",
+            F::SingleDigit,
+            L::Hard,
+            120,
+            3180,
+        )
+    },
     info("w-wing", "W-Wing", F::Wings, L::Hard, 150, 3200),
     info("xy-wing", "XY-Wing", F::Wings, L::Hard, 160, 3300),
     info("xyz-wing", "XYZ-Wing", F::Wings, L::Hard, 180, 3400),
@@ -384,6 +407,17 @@ static TABLE: &[TechniqueInfo] = &[
         130,
         4100,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-x-wing",
+            "Siamese Finned X-Wing",
+            F::Fish,
+            L::Hard,
+            130,
+            4105,
+        )
+    },
     info(
         "sashimi-x-wing",
         "Sashimi X-Wing",
@@ -392,6 +426,17 @@ static TABLE: &[TechniqueInfo] = &[
         150,
         4200,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-x-wing",
+            "Siamese Sashimi X-Wing",
+            F::Fish,
+            L::Hard,
+            150,
+            4205,
+        )
+    },
     info(
         "finned-swordfish",
         "Finned Swordfish",
@@ -400,6 +445,17 @@ static TABLE: &[TechniqueInfo] = &[
         200,
         4300,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-swordfish",
+            "Siamese Finned Swordfish",
+            F::Fish,
+            L::Unfair,
+            200,
+            4305,
+        )
+    },
     info(
         "sashimi-swordfish",
         "Sashimi Swordfish",
@@ -408,6 +464,17 @@ static TABLE: &[TechniqueInfo] = &[
         240,
         4400,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-swordfish",
+            "Siamese Sashimi Swordfish",
+            F::Fish,
+            L::Unfair,
+            240,
+            4405,
+        )
+    },
     info(
         "finned-jellyfish",
         "Finned Jellyfish",
@@ -416,6 +483,17 @@ static TABLE: &[TechniqueInfo] = &[
         250,
         4500,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-jellyfish",
+            "Siamese Finned Jellyfish",
+            F::Fish,
+            L::Unfair,
+            250,
+            4505,
+        )
+    },
     info(
         "sashimi-jellyfish",
         "Sashimi Jellyfish",
@@ -424,6 +502,17 @@ static TABLE: &[TechniqueInfo] = &[
         260,
         4600,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-jellyfish",
+            "Siamese Sashimi Jellyfish",
+            F::Fish,
+            L::Unfair,
+            260,
+            4605,
+        )
+    },
     info(
         "sue-de-coq",
         "Sue de Coq",
@@ -533,6 +622,17 @@ static TABLE: &[TechniqueInfo] = &[
         390,
         6700,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-franken-x-wing",
+            "Siamese Finned Franken X-Wing",
+            F::ComplexFish,
+            L::Unfair,
+            390,
+            6705,
+        )
+    },
     info(
         "finned-franken-swordfish",
         "Finned Franken Swordfish",
@@ -544,12 +644,34 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-franken-swordfish",
+            "Siamese Finned Franken Swordfish",
+            F::ComplexFish,
+            L::Unfair,
+            410,
+            6805,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-franken-jellyfish",
             "Finned Franken Jellyfish",
             F::ComplexFish,
             L::Unfair,
             430,
             6900,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-franken-jellyfish",
+            "Siamese Finned Franken Jellyfish",
+            F::ComplexFish,
+            L::Unfair,
+            430,
+            6905,
         )
     },
     TechniqueInfo {
@@ -599,6 +721,17 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-mutant-x-wing",
+            "Siamese Finned Mutant X-Wing",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            7905,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-mutant-swordfish",
             "Finned Mutant Swordfish",
             F::ComplexFish,
@@ -610,12 +743,34 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-mutant-swordfish",
+            "Siamese Finned Mutant Swordfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8005,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-mutant-jellyfish",
             "Finned Mutant Jellyfish",
             F::ComplexFish,
             L::Extreme,
             470,
             8100,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-mutant-jellyfish",
+            "Siamese Finned Mutant Jellyfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8105,
         )
     },
     info(
@@ -715,10 +870,24 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("finned-mutant-x-wing", "0360"),
     ("finned-mutant-swordfish", "0361"),
     ("finned-mutant-jellyfish", "0362"),
+    ("siamese-finned-x-wing", "03101"),
+    ("siamese-sashimi-x-wing", "03201"),
+    ("siamese-finned-swordfish", "03111"),
+    ("siamese-sashimi-swordfish", "03211"),
+    ("siamese-finned-jellyfish", "03121"),
+    ("siamese-sashimi-jellyfish", "03221"),
+    ("siamese-finned-franken-x-wing", "03401"),
+    ("siamese-finned-franken-swordfish", "03411"),
+    ("siamese-finned-franken-jellyfish", "03421"),
+    ("siamese-finned-mutant-x-wing", "03601"),
+    ("siamese-finned-mutant-swordfish", "03611"),
+    ("siamese-finned-mutant-jellyfish", "03621"),
     ("skyscraper", "0400"),
     ("2-string-kite", "0401"),
     ("empty-rectangle", "0402"),
     ("turbot-fish", "0403"),
+    ("dual-2-string-kite", "0404"),
+    ("dual-empty-rectangle", "0405"),
     ("simple-colors-trap", "0500"),
     ("simple-colors-wrap", "0501"),
     ("multi-colors-1", "0502"),
