@@ -773,6 +773,39 @@ static TABLE: &[TechniqueInfo] = &[
             8105,
         )
     },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-squirmbag",
+            "Finned Mutant Squirmbag",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8200,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-whale",
+            "Finned Mutant Whale",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8300,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-leviathan",
+            "Finned Mutant Leviathan",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8400,
+        )
+    },
     info(
         "forcing-chain",
         "Forcing Chain",
@@ -882,6 +915,9 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("siamese-finned-mutant-x-wing", "03601"),
     ("siamese-finned-mutant-swordfish", "03611"),
     ("siamese-finned-mutant-jellyfish", "03621"),
+    ("finned-mutant-squirmbag", "0363"),
+    ("finned-mutant-whale", "0364"),
+    ("finned-mutant-leviathan", "0365"),
     ("skyscraper", "0400"),
     ("2-string-kite", "0401"),
     ("empty-rectangle", "0402"),
@@ -906,8 +942,10 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("xy-chain", "0702"),
     ("remote-pair", "0703"),
     ("nice-loop", "0707"),
+    ("nice-loop", "0706"),
     ("aic", "0708"),
     ("grouped-nice-loop", "0710"),
+    ("grouped-nice-loop", "0709"),
     ("grouped-aic", "0711"),
     ("xy-wing", "0800"),
     ("xyz-wing", "0801"),

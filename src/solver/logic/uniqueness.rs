@@ -305,12 +305,10 @@ fn rectangle(
                 // Hidden rectangle: a bivalue corner; in the row and the column of
                 // the opposite corner, u lives only in the rectangle, so the opposite
                 // corner cannot hold v (else the other three would be forced into
-                // the deadly pattern).
+                // the deadly pattern). That holds when the opposite corner is bivalue
+                // too (HoDoKu's 0606-1: the step then leaves it u).
                 for &k in bi {
                     let y = q[3 - k];
-                    if extra[3 - k].is_empty() {
-                        continue;
-                    }
                     for (u, v) in [(a, b), (b, a)] {
                         let ok = ctx
                             .geo
