@@ -2,90 +2,18 @@
 //! the candidate grid, run that technique, and require a step with exactly the listed
 //! eliminations or placements (no step at all for `-x` fail cases).
 //!
+//! A code that names no technique fails the test, unless it is listed in `NOT_YET_BUILT`.
 //! The file comes from `TERMDOKU_REGLIB`; without it the test says so and passes.
 
 use std::collections::BTreeMap;
 use termdoku::geometry::{square, Digits};
 use termdoku::puzzle::Grid;
-use termdoku::solver::logic::{find_all, Candidate};
+use termdoku::solver::logic::{by_hodoku_code, find_all, Candidate};
 
-/// HoDoKu technique code -> termdoku technique id.
-const CODES: &[(&str, &str)] = &[
-    ("0000", "full-house"),
-    ("0002", "hidden-single"),
-    ("0003", "naked-single"),
-    ("0100", "locked-candidates-pointing"),
-    ("0101", "locked-candidates-claiming"),
-    ("0110", "locked-pair"),
-    ("0111", "locked-triple"),
-    ("0200", "naked-pair"),
-    ("0201", "naked-triple"),
-    ("0202", "naked-quadruple"),
-    ("0210", "hidden-pair"),
-    ("0211", "hidden-triple"),
-    ("0212", "hidden-quadruple"),
-    ("0300", "x-wing"),
-    ("0301", "swordfish"),
-    ("0302", "jellyfish"),
-    ("0310", "finned-x-wing"),
-    ("0311", "finned-swordfish"),
-    ("0312", "finned-jellyfish"),
-    ("0320", "sashimi-x-wing"),
-    ("0321", "sashimi-swordfish"),
-    ("0322", "sashimi-jellyfish"),
-    ("0400", "skyscraper"),
-    ("0401", "2-string-kite"),
-    ("0402", "empty-rectangle"),
-    ("0403", "turbot-fish"),
-    ("0500", "simple-colors-trap"),
-    ("0501", "simple-colors-wrap"),
-    ("0502", "multi-colors-1"),
-    ("0503", "multi-colors-2"),
-    ("0600", "unique-rectangle-1"),
-    ("0601", "unique-rectangle-2"),
-    ("0602", "unique-rectangle-3"),
-    ("0603", "unique-rectangle-4"),
-    ("0604", "unique-rectangle-5"),
-    ("0605", "unique-rectangle-6"),
-    // 0606-1 is 7/8: one case HoDoKu finds with a shape we do not accept yet.
-    ("0606-2", "hidden-rectangle"),
-    ("0606-x", "hidden-rectangle"),
-    ("0610", "bug-plus-1"),
-    ("0703", "remote-pair"),
-    ("0701", "x-chain"),
-    ("0702", "xy-chain"),
-    // 0706 and 0709 (continuous loops) are left out: our breadth-first search finds
-    // shorter loops than HoDoKu's, with other (sound) eliminations.
-    ("0707", "nice-loop"),
-    ("0708", "aic"),
-    // Grouped loops and AICs without ALS nodes (variants -3/-4 use ALS nodes).
-    ("0710-1", "grouped-nice-loop"),
-    ("0710-2", "grouped-nice-loop"),
-    ("0711-1", "grouped-aic"),
-    ("0711-2", "grouped-aic"),
-    ("0800", "xy-wing"),
-    ("0801", "xyz-wing"),
-    ("0803", "w-wing"),
-    // Franken and mutant fish up to size 4 (siamese fish, two fish in one step, are not).
-    ("0330", "franken-x-wing"),
-    ("0331", "franken-swordfish"),
-    ("0332", "franken-jellyfish"),
-    ("0340", "finned-franken-x-wing"),
-    ("0341", "finned-franken-swordfish"),
-    ("0342", "finned-franken-jellyfish"),
-    ("0350", "mutant-x-wing"),
-    ("0351", "mutant-swordfish"),
-    ("0352", "mutant-jellyfish"),
-    ("0360", "finned-mutant-x-wing"),
-    ("0361", "finned-mutant-swordfish"),
-    ("0362", "finned-mutant-jellyfish"),
-    ("0607", "avoidable-rectangle-1"),
-    ("0608", "avoidable-rectangle-2"),
-    ("0901", "als-xz"),
-    ("0902", "als-xy-wing"),
-    ("0903", "als-chain"),
-    ("0904", "death-blossom"),
-    ("1101", "sue-de-coq"),
+/// Codes of the library that termdoku does not find yet. The test prints them, skips their
+/// cases, and fails on any other code it cannot map to a technique; the goal is an empty list.
+const NOT_YET_BUILT: &[&str] = &[
+    "0706", "0709-1", "0709-2", "0710-3", "0710-4", "0711-3", "0711-4",
 ];
 
 /// `"436 257"` -> r3c6<>4, r5c7<>2 as candidates.
@@ -173,6 +101,7 @@ fn hodoku_regression_library() {
     // code -> (passed, total)
     let mut table: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
     for (lineno, line) in text.lines().enumerate() {
         // Lines starting `#:` are cases HoDoKu itself skips.
         let Some(rest) = line.strip_prefix(':') else {
@@ -182,15 +111,16 @@ fn hodoku_regression_library() {
         if fields.len() < 6 {
             continue;
         }
-        let (base, variant) = fields[0].split_once('-').unwrap_or((fields[0], ""));
-        // A variant-specific row (`0710-1`) wins over the base code.
-        let Some(&(_, id)) = CODES
-            .iter()
-            .find(|(c, _)| *c == fields[0])
-            .or_else(|| CODES.iter().find(|(c, _)| *c == base))
-        else {
+        let variant = fields[0].split_once('-').map_or("", |(_, v)| v);
+        if NOT_YET_BUILT.contains(&fields[0]) {
+            *skipped.entry(fields[0].to_string()).or_default() += 1;
+            continue;
+        }
+        let Some(info) = by_hodoku_code(fields[0]) else {
+            failures.push(format!("line {}: unknown code {}", lineno + 1, fields[0]));
             continue;
         };
+        let id = info.id;
         let entry = table.entry(fields[0].to_string()).or_default();
         entry.1 += 1;
         let result = (|| -> Result<(), String> {
@@ -234,17 +164,15 @@ fn hodoku_regression_library() {
     println!("{:<8} {:<28} {:>6}", "code", "technique", "passed");
     let (mut passed, mut total) = (0, 0);
     for (code, (p, t)) in &table {
-        let base = code.split('-').next().unwrap_or(code);
-        let id = CODES
-            .iter()
-            .find(|(c, _)| c == code)
-            .or_else(|| CODES.iter().find(|(c, _)| *c == base))
-            .map_or("?", |x| x.1);
+        let id = by_hodoku_code(code).map_or("?", |t| t.id);
         println!("{code:<8} {id:<28} {p:>3}/{t}");
         passed += p;
         total += t;
     }
     println!("all      {:<28} {passed:>3}/{total}", "");
+    for (code, n) in &skipped {
+        println!("NOT YET BUILT {code}: {n} cases skipped");
+    }
     for f in &failures {
         println!("FAIL {f}");
     }

@@ -387,7 +387,7 @@ const GROUPS: &[(&str, &[Family])] = &[
     ("chains", &[Family::Chains]),
     ("als", &[Family::Als, Family::SueDeCoq]),
     ("uniqueness", &[Family::Uniqueness]),
-    ("forcing", &[Family::Forcing]),
+    ("forcing", &[Family::Forcing, Family::Templates]),
 ];
 
 /// `termdoku bench --drills`: wall time to a fresh drill (a search from a new seed for one

@@ -15,6 +15,8 @@ pub fn occurs_in(t: &TechniqueInfo, v: Variant) -> bool {
         Family::Cages => v == Killer,
         Family::Matching => matches!(v, Killer | Honeycomb),
         Family::Uniqueness => matches!(v, Standard | Diagonal | Jigsaw),
+        // Templates need rows that are complete houses of every digit.
+        Family::Templates => matches!(v, Standard | Diagonal | Jigsaw),
         Family::Intersections | Family::Fish | Family::ComplexFish | Family::SueDeCoq => {
             v != Honeycomb
         }

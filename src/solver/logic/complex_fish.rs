@@ -1,4 +1,4 @@
-//! Franken and mutant fish (with fins), up to size 4: base and cover sets taken from any
+//! Franken and mutant fish (with fins), up to size 4 (finned mutant fish up to 7): base and cover sets taken from any
 //! `Complete` houses, not only two classes of parallel lines.
 //!
 //! n base houses hold the digit n times (in distinct cells unless a cell lies in two base
@@ -27,6 +27,9 @@ enum Kind {
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if info.id.starts_with("siamese-") {
+        return super::fish::siamese(ctx, info, sink);
+    }
     let (n, finned, kind) = match info.id {
         "franken-x-wing" => (2, false, Kind::Franken),
         "franken-swordfish" => (3, false, Kind::Franken),
@@ -40,6 +43,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "finned-mutant-x-wing" => (2, true, Kind::Mutant),
         "finned-mutant-swordfish" => (3, true, Kind::Mutant),
         "finned-mutant-jellyfish" => (4, true, Kind::Mutant),
+        "finned-mutant-squirmbag" => (5, true, Kind::Mutant),
+        "finned-mutant-whale" => (6, true, Kind::Mutant),
+        "finned-mutant-leviathan" => (7, true, Kind::Mutant),
         _ => return ControlFlow::Continue(()),
     };
     // Franken needs two line classes; the line classes and blocks come from the tables.

@@ -18,7 +18,113 @@ enum Kind {
     Finned,
 }
 
+/// Siamese fish: the technique, the fish its name follows, and the fish both parts come
+/// from (a finned and a sashimi fish of a size pair up).
+const SIAMESE: &[(&str, &str, &[&str])] = &[
+    (
+        "siamese-finned-x-wing",
+        "finned-x-wing",
+        &["finned-x-wing", "sashimi-x-wing"],
+    ),
+    (
+        "siamese-sashimi-x-wing",
+        "sashimi-x-wing",
+        &["finned-x-wing", "sashimi-x-wing"],
+    ),
+    (
+        "siamese-finned-swordfish",
+        "finned-swordfish",
+        &["finned-swordfish", "sashimi-swordfish"],
+    ),
+    (
+        "siamese-sashimi-swordfish",
+        "sashimi-swordfish",
+        &["finned-swordfish", "sashimi-swordfish"],
+    ),
+    (
+        "siamese-finned-jellyfish",
+        "finned-jellyfish",
+        &["finned-jellyfish", "sashimi-jellyfish"],
+    ),
+    (
+        "siamese-sashimi-jellyfish",
+        "sashimi-jellyfish",
+        &["finned-jellyfish", "sashimi-jellyfish"],
+    ),
+    (
+        "siamese-finned-franken-x-wing",
+        "finned-franken-x-wing",
+        &["finned-franken-x-wing"],
+    ),
+    (
+        "siamese-finned-franken-swordfish",
+        "finned-franken-swordfish",
+        &["finned-franken-swordfish"],
+    ),
+    (
+        "siamese-finned-franken-jellyfish",
+        "finned-franken-jellyfish",
+        &["finned-franken-jellyfish"],
+    ),
+    (
+        "siamese-finned-mutant-x-wing",
+        "finned-mutant-x-wing",
+        &["finned-mutant-x-wing"],
+    ),
+    (
+        "siamese-finned-mutant-swordfish",
+        "finned-mutant-swordfish",
+        &["finned-mutant-swordfish"],
+    ),
+    (
+        "siamese-finned-mutant-jellyfish",
+        "finned-mutant-jellyfish",
+        &["finned-mutant-jellyfish"],
+    ),
+];
+
+/// Siamese fish (HoDoKu): two finned fish of one digit on the same base houses whose
+/// different covers and fins give different eliminations, taken as one step. At least one
+/// of the two is the fish the technique is named after.
+pub(crate) fn siamese(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let Some(&(_, named, from)) = SIAMESE.iter().find(|(id, _, _)| *id == info.id) else {
+        return ControlFlow::Continue(());
+    };
+    let mut found: Vec<Step> = Vec::new();
+    for t in from.iter().filter_map(|id| super::technique(id)) {
+        let _ = super::find_with(ctx, t, &mut |s: Step| {
+            found.push(s);
+            ControlFlow::Continue(())
+        });
+    }
+    let base = |s: &Step| match &s.pattern {
+        Pattern::Fish { digit, base, .. } => {
+            let mut b = base.clone();
+            b.sort_unstable();
+            Some((*digit, b))
+        }
+        _ => None,
+    };
+    for (i, a) in found.iter().enumerate() {
+        for b in &found[i + 1..] {
+            let same = base(a).is_some() && base(a) == base(b);
+            if !same || a.eliminations.first() == b.eliminations.first() {
+                continue;
+            }
+            if a.id() == named {
+                sink(super::twin(info, a, b))?;
+            } else if b.id() == named {
+                sink(super::twin(info, b, a))?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if info.id.starts_with("siamese-") {
+        return siamese(ctx, info, sink);
+    }
     let (n, kind, partner) = match info.id {
         "x-wing" => (2, Kind::Basic, None),
         "swordfish" => (3, Kind::Basic, None),
@@ -575,5 +681,19 @@ mod tests {
             .map(|e| g.geometry().cell_name(e.cell))
             .collect();
         assert_eq!(names, ["r2c2", "r3c2"]);
+    }
+
+    /// HoDoKu's library, line 462: two finned swordfish on 8 with the same base lines and
+    /// other fins, taken as one Siamese Finned Swordfish.
+    #[test]
+    fn siamese_fish_joins_two_fish_on_the_same_base() {
+        let g = super::super::testutil::reglib(
+            "4..5.769.........2.68....3.65.2.4..9....3.4.....9........8..........3..73894.....",
+            "",
+        );
+        let all = super::super::testutil::elims(&g, "siamese-finned-swordfish");
+        assert!(all.contains(&"815 827 828".to_string()), "{all:?}");
+        let singles = super::super::testutil::elims(&g, "finned-swordfish");
+        assert!(!singles.contains(&"815 827 828".to_string()), "{singles:?}");
     }
 }

@@ -25,6 +25,7 @@ pub mod step;
 pub mod subsets;
 pub mod sue_de_coq;
 pub mod techniques;
+pub mod templates;
 pub mod uniqueness;
 pub mod wings;
 
@@ -32,7 +33,7 @@ pub use crate::solver::rules::must_appear;
 pub use memory::SolverMemory;
 pub use step::{Candidate, ChainNode, Detail, Highlight, LinkKind, Pattern, Role, Step, Target};
 pub use techniques::{
-    parse_technique, technique, techniques, Family, TechniqueInfo, UnknownTechnique,
+    by_hodoku_code, parse_technique, technique, techniques, Family, TechniqueInfo, UnknownTechnique,
 };
 
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
@@ -459,12 +460,62 @@ fn find_with(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
         Family::Als => als::find(ctx, info, sink),
         Family::ComplexFish => complex_fish::find(ctx, info, sink),
         Family::SueDeCoq => sue_de_coq::find(ctx, info, sink),
+        Family::Templates => templates::find(ctx, info, sink),
         Family::LastResort => ControlFlow::Continue(()),
+    }
+}
+
+/// Two steps of one kind as one (dual kites and empty rectangles, Siamese fish): the
+/// eliminations of both, the highlights of both.
+pub(crate) fn twin(info: &'static TechniqueInfo, a: &Step, b: &Step) -> Step {
+    let part = |s: &Step| (s.id(), s.pattern.clone(), s.eliminations.clone());
+    let mut step = Step::new(
+        info,
+        Pattern::Twin {
+            parts: vec![part(a), part(b)],
+        },
+    );
+    step.highlights = a
+        .highlights
+        .iter()
+        .chain(&b.highlights)
+        .filter(|h| h.role != Role::Elimination)
+        .copied()
+        .collect();
+    let elims = a.eliminations.iter().chain(&b.eliminations).copied();
+    step.eliminate(elims.collect())
+}
+
+/// "Dual 2-String Kite: two 2-String Kites on 3 at once. First, ...; second, ...".
+fn twin_text(step: &Step, g: &Geometry, detail: Detail) -> String {
+    let Pattern::Twin { parts } = &step.pattern else {
+        return step.name().to_string();
+    };
+    let texts: Vec<String> = parts
+        .iter()
+        .filter_map(|(id, pattern, elims)| {
+            let info = technique(id)?;
+            let part = Step::new(info, pattern.clone()).eliminate(elims.clone());
+            Some(explain_step(&part, g, detail))
+        })
+        .collect();
+    let name = step.name();
+    match detail {
+        Detail::Nudge => texts.first().cloned().unwrap_or_default(),
+        Detail::Technique => format!("There is {} {name}", step::article(name)),
+        Detail::Full => format!(
+            "{name}, two patterns on the same cells at once. First, {}. Second, {}",
+            texts.first().map_or("", |t| t.trim_end_matches('.')),
+            texts.get(1).map_or("", |t| t.trim_end_matches('.'))
+        ),
     }
 }
 
 /// Text of a step, by family.
 pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String {
+    if matches!(step.pattern, Pattern::Twin { .. }) {
+        return twin_text(step, g, detail);
+    }
     match step.technique.family {
         Family::Singles => singles::explain(step, g, detail),
         Family::Intersections => intersections::explain(step, g, detail),
@@ -482,6 +533,7 @@ pub(crate) fn explain_step(step: &Step, g: &Geometry, detail: Detail) -> String 
         Family::Als => als::explain(step, g, detail),
         Family::ComplexFish => fish::explain(step, g, detail),
         Family::SueDeCoq => sue_de_coq::explain(step, g, detail),
+        Family::Templates => templates::explain(step, g, detail),
         Family::LastResort => match step.pattern {
             Pattern::Guess { cell, digit } => match detail {
                 Detail::Nudge => format!("Look at {}", g.cell_name(cell)),

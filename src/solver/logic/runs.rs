@@ -539,6 +539,30 @@ fn run_text(lows: &[u8], len: usize) -> String {
     }
 }
 
+/// "r1c2 cannot be 1 or 2 and r1c3 cannot be 1", cell by cell in step order.
+fn cannot_be(g: &Geometry, step: &Step) -> String {
+    let mut cells: Vec<Cell> = step.eliminations.iter().map(|e| e.cell).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let parts: Vec<String> = cells
+        .iter()
+        .map(|&c| {
+            let ds: Vec<String> = step
+                .eliminations
+                .iter()
+                .filter(|e| e.cell == c)
+                .map(|e| digit_char(e.digit).to_string())
+                .collect();
+            let ds = match ds.len() {
+                0 | 1 => ds.concat(),
+                n => format!("{} or {}", ds[..n - 1].join(", "), ds[n - 1]),
+            };
+            format!("{} cannot be {ds}", g.cell_name(c))
+        })
+        .collect();
+    and_list(&parts)
+}
+
 /// The step of a rule on one line: the runs (lowest digits) it can hold, and what goes.
 fn line_step(
     ctx: &Ctx,
@@ -572,6 +596,28 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     match detail {
         Detail::Nudge => format!("Look at {}", and_list(&names)),
         Detail::Technique => format!("Look at the runs {} can hold", and_list(&names)),
+        Detail::Full if houses.len() == 1 && step.id() != "run-pair-enumeration" => {
+            // One sentence, the house first: what it holds, what it can still hold, and
+            // so what its cells cannot be.
+            let (h, lows) = (houses[0], runs.first().map_or(&[][..], |v| &v[..]));
+            let name = house_name(g, h);
+            let mut house = name.chars();
+            let house = house.next().map_or(String::new(), |c| {
+                c.to_uppercase().chain(house).collect::<String>()
+            });
+            let with = if placed.is_empty() {
+                String::new()
+            } else {
+                let ds: Vec<String> = placed.iter().map(|d| digit_char(d).to_string()).collect();
+                format!("with {} placed ", and_list(&ds))
+            };
+            format!(
+                "{}: {house} holds consecutive digits; {with}it can only hold {}, so {}",
+                step.name(),
+                run_text(lows, g.house(h).cells.len()),
+                cannot_be(g, step)
+            )
+        }
         Detail::Full => {
             let holds: Vec<String> = houses
                 .iter()
@@ -637,8 +683,13 @@ mod tests {
         assert!(digits.iter().all(|&d| !(3..=8).contains(&d)), "{digits:?}");
         assert!(digits.contains(&1) && digits.contains(&2) && digits.contains(&9));
         let text = row9.explain(g.geometry(), super::Detail::Full);
-        assert!(text.contains("row 9 can hold 3-7 or 4-8"), "{text}");
-        assert!(text.contains("with 4 and 7 placed"), "{text}");
+        assert!(
+            text.starts_with(
+                "Run Range: Row 9 holds consecutive digits; with 4 and 7 placed it can only \
+                 hold 3-7 or 4-8, so r9c2 cannot be 1, 2 or 9"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

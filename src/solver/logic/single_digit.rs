@@ -108,6 +108,9 @@ fn class_index(c: LineClass) -> usize {
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if info.id.starts_with("dual-") {
+        return duals(ctx, info, sink);
+    }
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].len() < 4 {
             continue;
@@ -121,6 +124,48 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             }
             "empty-rectangle" => empty_rectangle(ctx, info, digit, &strong.links, sink)?,
             _ => return ControlFlow::Continue(()),
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Two kites through the same two box cells, or two empty rectangles in the same box,
+/// with different eliminations: HoDoKu's dual forms, one step for both. As in HoDoKu, the
+/// two may be on different digits (each part is sound on its own).
+fn duals(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let kite = info.id == "dual-2-string-kite";
+    let single_id = if kite {
+        "2-string-kite"
+    } else {
+        "empty-rectangle"
+    };
+    let Some(single) = super::technique(single_id) else {
+        return ControlFlow::Continue(());
+    };
+    let mut found: Vec<Step> = Vec::new();
+    let _ = find(ctx, single, &mut |s: Step| {
+        found.push(s);
+        ControlFlow::Continue(())
+    });
+    // Kites: the weak link's ends (the box cells), any digit; empty rectangles: the box
+    // and its candidates (HoDoKu's fins), so one digit.
+    let key = |s: &Step| match &s.pattern {
+        Pattern::SingleDigit { cells, .. } if kite && cells.len() == 4 => {
+            Some((CellSet::from_cells([cells[1], cells[2]]), 0))
+        }
+        Pattern::SingleDigit {
+            digit,
+            house: Some(b),
+            ..
+        } if !kite => Some((CellSet::from_cells([*b]), *digit)),
+        _ => None,
+    };
+    for (i, a) in found.iter().enumerate() {
+        for b in &found[i + 1..] {
+            let same = key(a).is_some() && key(a) == key(b);
+            if same && a.eliminations.first() != b.eliminations.first() {
+                sink(super::twin(info, a, b))?;
+            }
         }
     }
     ControlFlow::Continue(())
@@ -495,5 +540,24 @@ mod tests {
         assert!(s
             .explain(g.geometry(), Detail::Full)
             .starts_with("Skyscraper on 1"));
+    }
+
+    /// HoDoKu's library, line 665: two kites through the box cells r8c2 and r9c3, one on
+    /// 3 and one on 7, make one Dual 2-String Kite with both eliminations.
+    #[test]
+    fn dual_kite_takes_both_kites_through_the_same_box_cells() {
+        let g = super::super::testutil::reglib(
+            "2+5479..3168...42....9.......9+6......7+48.6.1.2.+2.....6..+1+5...4....25+4..1646..819.5",
+            "536 344 345 545 346 364 365 565 366 371 381",
+        );
+        let elims = super::super::testutil::elims(&g, "dual-2-string-kite");
+        assert_eq!(elims, ["334 738"]);
+        let step = &find_all(&g, "dual-2-string-kite")[0];
+        let text = step.explain(g.geometry(), Detail::Full);
+        assert!(
+            text.starts_with("Dual 2-String Kite, two patterns on the same cells at once. First, 2-String Kite on 3"),
+            "{text}"
+        );
+        assert!(text.contains("Second, 2-String Kite on 7"), "{text}");
     }
 }

@@ -174,6 +174,13 @@ pub enum Pattern {
     },
     /// A deadly pattern (unique / hidden / avoidable rectangle): its four cells and digits.
     Rectangle { cells: Vec<Cell>, digits: Digits },
+    /// Two steps of one kind found together (HoDoKu's dual and Siamese forms): per part its
+    /// technique id, pattern and eliminations.
+    Twin {
+        parts: Vec<(&'static str, Pattern, Vec<Candidate>)>,
+    },
+    /// Templates of one digit: how many ways it can still fill the grid.
+    Template { digit: u8, templates: usize },
 }
 
 /// A node of a chain: `digit` is true (`on`) or false in one cell, or (a group node) in one

@@ -100,6 +100,8 @@ pub enum Family {
     /// Sue de Coq: `sue_de_coq.rs`.
     SueDeCoq,
     Forcing,
+    /// Every placement of one digit: `templates.rs`.
+    Templates,
     /// Steps taken from the known solution.
     LastResort,
 }
@@ -283,6 +285,18 @@ static TABLE: &[TechniqueInfo] = &[
         150,
         3100,
     ),
+    // HoDoKu 2.2 leaves dual forms out of its default path; they score as the single form.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "dual-2-string-kite",
+            "Dual 2-String Kite",
+            F::SingleDigit,
+            L::Hard,
+            150,
+            3110,
+        )
+    },
     info(
         "turbot-fish",
         "Turbot Fish",
@@ -299,6 +313,17 @@ static TABLE: &[TechniqueInfo] = &[
         120,
         3170,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "dual-empty-rectangle",
+            "Dual Empty Rectangle",
+            F::SingleDigit,
+            L::Hard,
+            120,
+            3180,
+        )
+    },
     info("w-wing", "W-Wing", F::Wings, L::Hard, 150, 3200),
     info("xy-wing", "XY-Wing", F::Wings, L::Hard, 160, 3300),
     info("xyz-wing", "XYZ-Wing", F::Wings, L::Hard, 180, 3400),
@@ -382,6 +407,17 @@ static TABLE: &[TechniqueInfo] = &[
         130,
         4100,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-x-wing",
+            "Siamese Finned X-Wing",
+            F::Fish,
+            L::Hard,
+            130,
+            4105,
+        )
+    },
     info(
         "sashimi-x-wing",
         "Sashimi X-Wing",
@@ -390,6 +426,17 @@ static TABLE: &[TechniqueInfo] = &[
         150,
         4200,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-x-wing",
+            "Siamese Sashimi X-Wing",
+            F::Fish,
+            L::Hard,
+            150,
+            4205,
+        )
+    },
     info(
         "finned-swordfish",
         "Finned Swordfish",
@@ -398,6 +445,17 @@ static TABLE: &[TechniqueInfo] = &[
         200,
         4300,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-swordfish",
+            "Siamese Finned Swordfish",
+            F::Fish,
+            L::Unfair,
+            200,
+            4305,
+        )
+    },
     info(
         "sashimi-swordfish",
         "Sashimi Swordfish",
@@ -406,6 +464,17 @@ static TABLE: &[TechniqueInfo] = &[
         240,
         4400,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-swordfish",
+            "Siamese Sashimi Swordfish",
+            F::Fish,
+            L::Unfair,
+            240,
+            4405,
+        )
+    },
     info(
         "finned-jellyfish",
         "Finned Jellyfish",
@@ -414,6 +483,17 @@ static TABLE: &[TechniqueInfo] = &[
         250,
         4500,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-jellyfish",
+            "Siamese Finned Jellyfish",
+            F::Fish,
+            L::Unfair,
+            250,
+            4505,
+        )
+    },
     info(
         "sashimi-jellyfish",
         "Sashimi Jellyfish",
@@ -422,6 +502,17 @@ static TABLE: &[TechniqueInfo] = &[
         260,
         4600,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-sashimi-jellyfish",
+            "Siamese Sashimi Jellyfish",
+            F::Fish,
+            L::Unfair,
+            260,
+            4605,
+        )
+    },
     info(
         "sue-de-coq",
         "Sue de Coq",
@@ -531,6 +622,17 @@ static TABLE: &[TechniqueInfo] = &[
         390,
         6700,
     ),
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-franken-x-wing",
+            "Siamese Finned Franken X-Wing",
+            F::ComplexFish,
+            L::Unfair,
+            390,
+            6705,
+        )
+    },
     info(
         "finned-franken-swordfish",
         "Finned Franken Swordfish",
@@ -542,12 +644,34 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-franken-swordfish",
+            "Siamese Finned Franken Swordfish",
+            F::ComplexFish,
+            L::Unfair,
+            410,
+            6805,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-franken-jellyfish",
             "Finned Franken Jellyfish",
             F::ComplexFish,
             L::Unfair,
             430,
             6900,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-franken-jellyfish",
+            "Siamese Finned Franken Jellyfish",
+            F::ComplexFish,
+            L::Unfair,
+            430,
+            6905,
         )
     },
     TechniqueInfo {
@@ -597,6 +721,17 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-mutant-x-wing",
+            "Siamese Finned Mutant X-Wing",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            7905,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-mutant-swordfish",
             "Finned Mutant Swordfish",
             F::ComplexFish,
@@ -608,12 +743,67 @@ static TABLE: &[TechniqueInfo] = &[
     TechniqueInfo {
         enabled: false,
         ..info(
+            "siamese-finned-mutant-swordfish",
+            "Siamese Finned Mutant Swordfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8005,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
             "finned-mutant-jellyfish",
             "Finned Mutant Jellyfish",
             F::ComplexFish,
             L::Extreme,
             470,
             8100,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "siamese-finned-mutant-jellyfish",
+            "Siamese Finned Mutant Jellyfish",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8105,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-squirmbag",
+            "Finned Mutant Squirmbag",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8200,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-whale",
+            "Finned Mutant Whale",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8300,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "finned-mutant-leviathan",
+            "Finned Mutant Leviathan",
+            F::ComplexFish,
+            L::Extreme,
+            470,
+            8400,
         )
     },
     info(
@@ -632,6 +822,29 @@ static TABLE: &[TechniqueInfo] = &[
         700,
         8600,
     ),
+    // HoDoKu 2.2 leaves templates out of its default path.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "template-set",
+            "Template Set",
+            F::Templates,
+            L::Extreme,
+            10000,
+            8700,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "template-delete",
+            "Template Delete",
+            F::Templates,
+            L::Extreme,
+            10000,
+            8800,
+        )
+    },
     TechniqueInfo {
         enabled: false,
         ..info("guess", "Guess", F::LastResort, L::Extreme, 10000, 8900)
@@ -690,10 +903,27 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("finned-mutant-x-wing", "0360"),
     ("finned-mutant-swordfish", "0361"),
     ("finned-mutant-jellyfish", "0362"),
+    ("siamese-finned-x-wing", "03101"),
+    ("siamese-sashimi-x-wing", "03201"),
+    ("siamese-finned-swordfish", "03111"),
+    ("siamese-sashimi-swordfish", "03211"),
+    ("siamese-finned-jellyfish", "03121"),
+    ("siamese-sashimi-jellyfish", "03221"),
+    ("siamese-finned-franken-x-wing", "03401"),
+    ("siamese-finned-franken-swordfish", "03411"),
+    ("siamese-finned-franken-jellyfish", "03421"),
+    ("siamese-finned-mutant-x-wing", "03601"),
+    ("siamese-finned-mutant-swordfish", "03611"),
+    ("siamese-finned-mutant-jellyfish", "03621"),
+    ("finned-mutant-squirmbag", "0363"),
+    ("finned-mutant-whale", "0364"),
+    ("finned-mutant-leviathan", "0365"),
     ("skyscraper", "0400"),
     ("2-string-kite", "0401"),
     ("empty-rectangle", "0402"),
     ("turbot-fish", "0403"),
+    ("dual-2-string-kite", "0404"),
+    ("dual-empty-rectangle", "0405"),
     ("simple-colors-trap", "0500"),
     ("simple-colors-wrap", "0501"),
     ("multi-colors-1", "0502"),
@@ -712,8 +942,10 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("xy-chain", "0702"),
     ("remote-pair", "0703"),
     ("nice-loop", "0707"),
+    ("nice-loop", "0706"),
     ("aic", "0708"),
     ("grouped-nice-loop", "0710"),
+    ("grouped-nice-loop", "0709"),
     ("grouped-aic", "0711"),
     ("xy-wing", "0800"),
     ("xyz-wing", "0801"),
@@ -723,11 +955,23 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("als-chain", "0903"),
     ("death-blossom", "0904"),
     ("sue-de-coq", "1101"),
+    ("template-set", "1201"),
+    ("template-delete", "1202"),
     ("forcing-chain", "1301"),
     ("forcing-chain", "1302"),
     ("forcing-net", "1303"),
     ("forcing-net", "1304"),
 ];
+
+/// The technique of a HoDoKu code as its regression library writes it: `0300`, `03111`, or
+/// with a variant suffix (`0606-1`), which names the same technique as the bare code.
+pub fn by_hodoku_code(code: &str) -> Option<&'static TechniqueInfo> {
+    let base = code.split('-').next().unwrap_or(code);
+    HODOKU_CODES
+        .iter()
+        .find(|(_, c)| *c == base)
+        .and_then(|(id, _)| technique(id))
+}
 
 impl TechniqueInfo {
     /// HoDoKu's code for the technique, when HoDoKu has it.
@@ -764,6 +1008,7 @@ impl Family {
             Family::ComplexFish => "complex-fish",
             Family::SueDeCoq => "sue-de-coq",
             Family::Forcing => "forcing",
+            Family::Templates => "templates",
             Family::LastResort => "last-resort",
         }
     }
@@ -793,12 +1038,8 @@ pub fn parse_technique(name: &str) -> Result<&'static TechniqueInfo, UnknownTech
     };
     let key = name.trim();
     let code = key.split('-').next().unwrap_or(key);
-    if code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit()) {
-        return HODOKU_CODES
-            .iter()
-            .find(|(_, c)| *c == code)
-            .and_then(|(id, _)| technique(id))
-            .ok_or_else(unknown);
+    if (4..=5).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit()) {
+        return by_hodoku_code(key).ok_or_else(unknown);
     }
     let key = squash(key);
     if key.is_empty() {

@@ -305,12 +305,10 @@ fn rectangle(
                 // Hidden rectangle: a bivalue corner; in the row and the column of
                 // the opposite corner, u lives only in the rectangle, so the opposite
                 // corner cannot hold v (else the other three would be forced into
-                // the deadly pattern).
+                // the deadly pattern). That holds when the opposite corner is bivalue
+                // too (HoDoKu's 0606-1: the step then leaves it u).
                 for &k in bi {
                     let y = q[3 - k];
-                    if extra[3 - k].is_empty() {
-                        continue;
-                    }
                     for (u, v) in [(a, b), (b, a)] {
                         let ok = ctx
                             .geo
@@ -575,5 +573,21 @@ mod avoidable_tests {
             "474 494",
         );
         assert!(elims(&g, "avoidable-rectangle-2").contains(&"943 972 982".to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{elims, reglib};
+
+    /// HoDoKu's library (0606-1): the corner opposite the bivalue one is bivalue too
+    /// (r2c9 holds 4 and 5); 5 still goes from it.
+    #[test]
+    fn hidden_rectangle_takes_a_bivalue_opposite_corner() {
+        let g = reglib(
+            ".+9.+45.2..3.+27+8..+9.7..+29..1.9+3+51+2+8746.+7.+6.+9......5.+7..9+129+3+7+54+6+8+56+3+8+14+9..+48+7+9+623+51",
+            "",
+        );
+        assert!(elims(&g, "hidden-rectangle").contains(&"529".to_string()));
     }
 }
