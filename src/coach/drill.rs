@@ -171,7 +171,7 @@ impl Sources {
             _ if extreme_only => &[Level::Extreme],
             _ => &[Level::Unfair, Level::Extreme],
         };
-        let hard = levels
+        let hard: Vec<Generator> = levels
             .iter()
             .filter_map(|&l| {
                 let opts = Options {
