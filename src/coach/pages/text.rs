@@ -44,6 +44,17 @@ const UNIQUE_WHY: &str = "Four cells in two rows, two columns and exactly two bo
 only the same two digits could swap them and give a second solution. A proper puzzle has \
 one solution, so the position must avoid that deadly pattern.";
 
+/// Siamese fish in general: two finned fish read as one step.
+const SIAMESE_WHY: &str = "Each of the two fish holds on its own: either its body is real and \
+its cover lines lose the digit, or one of its fins holds it. Both fish stand on the same base \
+lines of the same digit, so the step simply applies the removals of both at once.";
+
+/// Templates in general.
+const TEMPLATE_WHY: &str = "In the solution every digit fills exactly one cell of each row, \
+column and box: one of the digit's templates. A template that would need a cell where the \
+digit is no longer a candidate, or that clashes with a placed copy, cannot be the answer; \
+what holds for every template that is left holds for the solution.";
+
 pub static PAGES: &[PageText] = &[
     p(
         "full-house",
@@ -647,6 +658,120 @@ pub static PAGES: &[PageText] = &[
         "A mutant jellyfish with fins.",
         FIN_WHY,
         "Very rare: four mixed houses with fins.",
+    ),
+    p(
+        "dual-2-string-kite",
+        "Two 2-string kites of the same box: the two cells in the box that tie a row's pair to a column's pair serve both kites at once.",
+        "Each kite holds on its own: of its two box cells at most one holds its digit, so one of its far ends does, and a cell seeing both far ends loses the digit. Sharing the box cells, the two kites are found and applied together.",
+        "After finding a kite, look at the same two box cells for a second row and column pair, possibly of another digit; apply both removals.",
+    ),
+    p(
+        "dual-empty-rectangle",
+        "Two empty rectangles of one box and one digit, each joined to its own conjugate pair, found together.",
+        "Each empty rectangle holds on its own: the box's copy of the digit lies on its row or its column, and following the conjugate pair clears the crossing cell. Two pairs give two removals from one box.",
+        "When a box forms an empty rectangle, check both its row and its column for a conjugate pair outside the box.",
+    ),
+    p(
+        "siamese-finned-x-wing",
+        "Two finned X-Wings of one digit on the same two base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a finned X-Wing, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-finned-swordfish",
+        "Two finned swordfish patterns of one digit on the same three base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a finned swordfish, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-finned-jellyfish",
+        "Two finned jellyfish patterns of one digit on the same four base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a finned jellyfish, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-sashimi-x-wing",
+        "Two sashimi X-Wings of one digit on the same two base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a sashimi X-Wing, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-sashimi-swordfish",
+        "Two sashimi swordfish patterns of one digit on the same three base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a sashimi swordfish, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-sashimi-jellyfish",
+        "Two sashimi jellyfish patterns of one digit on the same four base lines, whose fins differ, read as one step.",
+        SIAMESE_WHY,
+        "After finding a sashimi jellyfish, keep the base lines and try the other choice of cover lines: a second fish there adds its own removals.",
+    ),
+    p(
+        "siamese-finned-franken-x-wing",
+        "Two finned Franken X-Wing patterns (boxes among the base or cover houses) of one digit on the same two base houses, read as one step.",
+        SIAMESE_WHY,
+        "Rare: after finding a finned Franken X-Wing, try other cover houses for the same base houses.",
+    ),
+    p(
+        "siamese-finned-franken-swordfish",
+        "Two finned Franken swordfish patterns (boxes among the base or cover houses) of one digit on the same three base houses, read as one step.",
+        SIAMESE_WHY,
+        "Rare: after finding a finned Franken swordfish, try other cover houses for the same base houses.",
+    ),
+    p(
+        "siamese-finned-franken-jellyfish",
+        "Two finned Franken jellyfish patterns (boxes among the base or cover houses) of one digit on the same four base houses, read as one step.",
+        SIAMESE_WHY,
+        "Rare: after finding a finned Franken jellyfish, try other cover houses for the same base houses.",
+    ),
+    p(
+        "siamese-finned-mutant-x-wing",
+        "Two finned mutant X-Wing patterns (rows, columns and boxes mixed) of one digit on the same two base houses, read as one step.",
+        SIAMESE_WHY,
+        "Very rare: a computer's find; after one finned mutant fish, try other cover houses for its base houses.",
+    ),
+    p(
+        "siamese-finned-mutant-swordfish",
+        "Two finned mutant swordfish patterns (rows, columns and boxes mixed) of one digit on the same three base houses, read as one step.",
+        SIAMESE_WHY,
+        "Very rare: a computer's find; after one finned mutant fish, try other cover houses for its base houses.",
+    ),
+    p(
+        "siamese-finned-mutant-jellyfish",
+        "Two finned mutant jellyfish patterns (rows, columns and boxes mixed) of one digit on the same four base houses, read as one step.",
+        SIAMESE_WHY,
+        "Very rare: a computer's find; after one finned mutant fish, try other cover houses for its base houses.",
+    ),
+    p(
+        "finned-mutant-squirmbag",
+        "A fish of five base houses inside five cover houses, rows, columns and boxes mixed, with fins: a squirmbag.",
+        FIN_WHY,
+        "Practically never by eye: five houses at once. It is off the default path (as in HoDoKu) and found only on request.",
+    ),
+    p(
+        "finned-mutant-whale",
+        "A fish of six base houses inside six cover houses, rows, columns and boxes mixed, with fins: a whale.",
+        FIN_WHY,
+        "Practically never by eye: six houses at once. It is off the default path (as in HoDoKu) and found only on request.",
+    ),
+    p(
+        "finned-mutant-leviathan",
+        "A fish of seven base houses inside seven cover houses, rows, columns and boxes mixed, with fins: a leviathan.",
+        FIN_WHY,
+        "Practically never by eye: seven houses at once. It is off the default path (as in HoDoKu) and found only on request.",
+    ),
+    p(
+        "template-set",
+        "A digit whose remaining templates (ways to place it once in every row, column and box) all use the same cell.",
+        TEMPLATE_WHY,
+        "Not a pattern to spot by eye: list the digit's possible placements row by row; a cell that every complete placement uses takes the digit.",
+    ),
+    p(
+        "template-delete",
+        "A candidate of a digit that no remaining template of the digit uses.",
+        TEMPLATE_WHY,
+        "Not a pattern to spot by eye: a candidate that cannot be part of any complete placement of its digit, one per row, column and box, goes.",
     ),
     p(
         "forcing-chain",
