@@ -48,6 +48,11 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "finned-mutant-leviathan" => (7, true, Kind::Mutant),
         _ => return ControlFlow::Continue(()),
     };
+    // A fish as large as the grid, less two lines, says nothing its smaller complement
+    // does not (HoDoKu's seven-line leviathan is for 9x9); on small grids they only cost.
+    if n + 2 > usize::from(ctx.geo.max_digit()) {
+        return ControlFlow::Continue(());
+    }
     // Franken needs two line classes; the line classes and blocks come from the tables.
     let classes: Vec<_> = ctx.t.lines.iter().map(|(c, _)| *c).collect();
     let blocks: Vec<HouseId> = ctx

@@ -86,6 +86,9 @@ const SIAMESE: &[(&str, &str, &[&str])] = &[
 /// Siamese fish (HoDoKu): two finned fish of one digit on the same base houses whose
 /// different covers and fins give different eliminations, taken as one step. At least one
 /// of the two is the fish the technique is named after.
+/// At most this many Siamese pairs per technique and position.
+const MAX_SIAMESE_PAIRS: usize = 2_000;
+
 pub(crate) fn siamese(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     let Some(&(_, named, from)) = SIAMESE.iter().find(|(id, _, _)| *id == info.id) else {
         return ControlFlow::Continue(());
@@ -105,17 +108,37 @@ pub(crate) fn siamese(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) 
         }
         _ => None,
     };
-    for (i, a) in found.iter().enumerate() {
-        for b in &found[i + 1..] {
-            let same = base(a).is_some() && base(a) == base(b);
-            if !same || a.eliminations.first() == b.eliminations.first() {
-                continue;
+    // Only fish of one digit on one base set pair up: group by that first (a position can
+    // hold tens of thousands of finned mutant fish, and trying all pairs took minutes),
+    // then take the pairs in the order of the finders, as before.
+    let mut keyed: Vec<_> = found
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| base(s).map(|k| (k, i)))
+        .collect();
+    keyed.sort();
+    // Large mutant fish on a wide-open grid share a base by the thousand: the pairs are
+    // bounded so a request answers in time (this technique is off the default path).
+    let mut pairs = Vec::new();
+    'groups: for group in keyed.chunk_by(|x, y| x.0 == y.0) {
+        for (k, (_, i)) in group.iter().enumerate() {
+            for (_, j) in &group[k + 1..] {
+                if found[*i].eliminations.first() != found[*j].eliminations.first() {
+                    pairs.push((*i, *j));
+                    if pairs.len() >= MAX_SIAMESE_PAIRS {
+                        break 'groups;
+                    }
+                }
             }
-            if a.id() == named {
-                sink(super::twin(info, a, b))?;
-            } else if b.id() == named {
-                sink(super::twin(info, b, a))?;
-            }
+        }
+    }
+    pairs.sort_unstable();
+    for (i, j) in pairs {
+        let (a, b) = (&found[i], &found[j]);
+        if a.id() == named {
+            sink(super::twin(info, a, b))?;
+        } else if b.id() == named {
+            sink(super::twin(info, b, a))?;
         }
     }
     ControlFlow::Continue(())
