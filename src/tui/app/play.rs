@@ -183,26 +183,24 @@ impl App {
     }
 
     fn undo(&mut self) -> Changed {
-        match self.game.undo(self.cursor) {
-            Some(c) => {
-                self.cursor = c;
-                Changed::Board
-            }
-            None => {
-                self.say(Tone::Info, "Nothing to undo.");
-                Changed::View
-            }
-        }
+        let to = self.game.undo(self.cursor);
+        self.moved_in_history(to, "Nothing to undo.")
     }
 
     fn redo(&mut self) -> Changed {
-        match self.game.redo(self.cursor) {
+        let to = self.game.redo(self.cursor);
+        self.moved_in_history(to, "Nothing to redo.")
+    }
+
+    /// After undo or redo: the cursor goes to the cell that changed, else say why not.
+    fn moved_in_history(&mut self, to: Option<Cell>, nothing: &str) -> Changed {
+        match to {
             Some(c) => {
                 self.cursor = c;
                 Changed::Board
             }
             None => {
-                self.say(Tone::Info, "Nothing to redo.");
+                self.say(Tone::Info, nothing);
                 Changed::View
             }
         }
