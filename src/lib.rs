@@ -20,6 +20,7 @@ pub mod generate;
 pub mod geometry;
 pub mod progress;
 pub mod puzzle;
+pub mod serve;
 pub mod solver;
 #[cfg(test)]
 mod testing;

@@ -1,0 +1,3 @@
+//! `termdoku serve`: the player over SSH (design.md, "termdoku serve").
+
+pub mod input;
