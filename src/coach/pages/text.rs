@@ -550,6 +550,26 @@ pub static PAGES: &[PageText] = &[
         "Use box-line groups to cross a box where a digit has several places.",
     ),
     p(
+        "als-nice-loop",
+        "A grouped nice loop that passes through an almost locked set: n cells of a house \
+         holding n+1 digits, entered by one digit and left by another.",
+        "If the set loses its entry digit, its cells lock the other digits, so it holds the \
+         exit digit and every cell seeing all its places for that digit loses it. The set \
+         acts as a strong link between its two digits, and the loop's reasoning holds; in a \
+         continuous loop the set keeps all its other digits too.",
+        "Where a chain of candidates stalls at a few cells of a house, count their digits: \
+         n cells with n+1 digits can carry the chain on.",
+    ),
+    p(
+        "als-aic",
+        "An alternating inference chain that crosses one or more almost locked sets (n cells \
+         of a house with n+1 digits), entering by one digit and leaving by another.",
+        "A set that cannot hold its entry digit locks its other digits, so it must hold the \
+         exit digit: a strong link inside the set. One end of the chain is true, as in any AIC.",
+        "Use an almost locked set as a bridge where no bivalue cell or conjugate pair joins \
+         two digits.",
+    ),
+    p(
         "als-xz",
         "Two almost locked sets (n cells with n+1 candidates) A and B, with a digit x whose \
          places in A all see its places in B, and another common digit z.",

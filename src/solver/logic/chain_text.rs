@@ -5,7 +5,11 @@ use crate::geometry::{digit_char, Geometry, Rule};
 
 fn node_text(g: &Geometry, n: &ChainNode) -> String {
     let cells: Vec<String> = n.cells.iter().map(|&c| g.cell_name(c)).collect();
-    let name = if cells.len() == 1 {
+    let name = if !n.als.is_empty() {
+        // "ALS{r1c1,r1c2,r1c3}=5": the set holds 5 (or, with <>, lacks it).
+        let all: Vec<String> = n.als.iter().map(|&c| g.cell_name(c)).collect();
+        format!("ALS{{{}}}", all.join(","))
+    } else if cells.len() == 1 {
         cells[0].clone()
     } else {
         format!("{{{}}}", cells.join(","))

@@ -9,6 +9,13 @@
 //! from each start gives the shortest chain to every conclusion, bounded by the technique's
 //! length limit (HoDoKu: 20 nodes for chains, 10 for loops... we keep both generous but
 //! finite).
+//!
+//! With ALS nodes (HoDoKu's "ALS in tabling chains", off by default), an almost locked set
+//! `A` of two or more cells gives one node per digit `d` of it, "A holds d", on the cells of
+//! `A` holding `d`. Any two of them are strongly linked (`A` lacks at most one digit), and a
+//! node is weakly linked to every node of `d` whose cells all see those cells. A chain
+//! enters a set by a weak link ("r1c1=5, so A holds no 5"), crosses it by a strong link
+//! ("so A holds 7") and leaves it by a weak one, as HoDoKu's chains do.
 
 use super::chain_text::chain_text;
 use super::step::{article, effect_text, house_list, ChainNode};
@@ -30,7 +37,11 @@ enum Kind {
 struct Node {
     cells: CellSet,
     digit: u8,
+    /// The almost locked set of an ALS node (an index into `Graph::als`), `NO_ALS` else.
+    als: u32,
 }
+
+const NO_ALS: u32 = u32::MAX;
 
 pub(crate) struct Graph {
     nodes: Vec<Node>,
@@ -38,6 +49,9 @@ pub(crate) struct Graph {
     strong: Adjacency,
     /// Partners that are false when the node is true.
     weak: Adjacency,
+    /// The almost locked sets that ALS nodes stand for: cells and digits.
+    als: Vec<(CellSet, crate::geometry::Digits)>,
+    index: Index,
 }
 
 /// Every node's partners in one flat list (`list[start[i]..start[i + 1]]` are node `i`'s):
@@ -82,6 +96,9 @@ struct Index {
     stride: usize,
     single: Vec<usize>,
     groups: Vec<Vec<usize>>,
+    /// ALS nodes per digit, and per set (never found by `get`: house links ignore them).
+    als: Vec<Vec<usize>>,
+    als_of_set: Vec<Vec<usize>>,
 }
 
 impl Index {
@@ -103,8 +120,13 @@ impl Index {
     }
 }
 
-fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
-    let (nodes, index) = chain_nodes(ctx, grouped);
+fn build(ctx: &Ctx, kind: Kind, grouped: bool, with_als: bool) -> Graph {
+    let (mut nodes, mut index) = chain_nodes(ctx, grouped);
+    let als = if with_als {
+        als_nodes(ctx, &mut nodes, &mut index)
+    } else {
+        Vec::new()
+    };
     let n = nodes.len();
     // Strong links as (node, partner) pairs in the order found; a node's list keeps the
     // first of repeated house links (two cells can be the only places in two houses).
@@ -117,13 +139,55 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool) -> Graph {
     if kind != Kind::X {
         push_bivalue_links(ctx, &index, &mut strong);
     }
+    // Within a set: "A lacks x" makes "A holds y" true, for every two of its digits.
+    for list in &index.als_of_set {
+        for &i in list {
+            for &j in list {
+                if i != j {
+                    strong.push((i as u32, j as u32));
+                }
+            }
+        }
+    }
     let strong = Adjacency::from_pairs(n, &strong);
     let weak = weak_links(ctx, kind, &nodes, &index);
     Graph {
         nodes,
         strong,
         weak,
+        als,
+        index,
     }
+}
+
+/// ALS nodes: one per digit of every almost locked set of two or more cells (a bivalue
+/// cell is already two linked nodes).
+fn als_nodes(
+    ctx: &Ctx,
+    nodes: &mut Vec<Node>,
+    index: &mut Index,
+) -> Vec<(CellSet, crate::geometry::Digits)> {
+    let sets = ctx.als_index();
+    let mut out = Vec::new();
+    for a in sets.sets.iter().filter(|a| a.cells.len() >= 2) {
+        let k = out.len() as u32;
+        out.push((a.cells, a.digits));
+        let mut list = Vec::new();
+        for d in a.digits.iter() {
+            let cells = a.cells.and(ctx.digit[usize::from(d)]);
+            if let Some(v) = index.als.get_mut(usize::from(d)) {
+                v.push(nodes.len());
+            }
+            list.push(nodes.len());
+            nodes.push(Node {
+                cells,
+                digit: d,
+                als: k,
+            });
+        }
+        index.als_of_set.push(list);
+    }
+    out
 }
 
 /// Every candidate as a node (in cell order), then with `grouped` the group nodes, and the
@@ -134,6 +198,8 @@ fn chain_nodes(ctx: &Ctx, grouped: bool) -> (Vec<Node>, Index) {
         stride,
         single: vec![usize::MAX; ctx.geo.cell_count() * stride],
         groups: vec![Vec::new(); stride],
+        als: vec![Vec::new(); stride],
+        als_of_set: Vec::new(),
     };
     let mut nodes = Vec::new();
     for c in ctx.empty.iter() {
@@ -144,6 +210,7 @@ fn chain_nodes(ctx: &Ctx, grouped: bool) -> (Vec<Node>, Index) {
             nodes.push(Node {
                 cells: CellSet::from_cells([c]),
                 digit: d,
+                als: NO_ALS,
             });
         }
     }
@@ -157,7 +224,11 @@ fn chain_nodes(ctx: &Ctx, grouped: bool) -> (Vec<Node>, Index) {
                 let cells = inter.and(ctx.digit[usize::from(d)]);
                 if cells.len() >= 2 && index.get(&nodes, cells, d).is_none() {
                     index.groups[usize::from(d)].push(nodes.len());
-                    nodes.push(Node { cells, digit: d });
+                    nodes.push(Node {
+                        cells,
+                        digit: d,
+                        als: NO_ALS,
+                    });
                 }
             }
         }
@@ -254,12 +325,15 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
                 }
             }
         }
-        for &j in &index.groups[usize::from(d)] {
+        for &j in index.groups[usize::from(d)]
+            .iter()
+            .chain(&index.als[usize::from(d)])
+        {
             if j != i && nodes[j].cells.is_subset(seen) {
                 list.push(j as u32);
             }
         }
-        if kind != Kind::X && kind != Kind::Xy && a.cells.len() == 1 {
+        if kind != Kind::X && kind != Kind::Xy && a.cells.len() == 1 && a.als == NO_ALS {
             let Some(c) = a.cells.first() else {
                 continue;
             };
@@ -350,16 +424,12 @@ impl Walk {
     }
 }
 
-fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
+/// The states (`node * 2 + on`) of the walk's path from its start to `end`.
+fn states(seen: &[(u32, u8)], end: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut cur = end;
     for _ in 0..64 {
-        let node = &g.nodes[cur / 2];
-        out.push(ChainNode {
-            cells: node.cells.to_vec(),
-            digit: node.digit,
-            on: cur % 2 == 1,
-        });
+        out.push(cur);
         let p = seen[cur].0 as usize;
         if p == cur {
             break;
@@ -368,6 +438,54 @@ fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
     }
     out.reverse();
     out
+}
+
+fn nodes_of(g: &Graph, states: &[usize]) -> Vec<ChainNode> {
+    states
+        .iter()
+        .map(|&st| {
+            let n = &g.nodes[st / 2];
+            let als = match g.als.get(n.als as usize) {
+                Some(&(cells, _)) => cells.to_vec(),
+                None => Vec::new(),
+            };
+            ChainNode {
+                cells: n.cells.to_vec(),
+                digit: n.digit,
+                on: st % 2 == 1,
+                als,
+            }
+        })
+        .collect()
+}
+
+fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
+    nodes_of(g, &states(seen, end))
+}
+
+/// The cells a node occupies: an ALS node the whole set.
+fn span(g: &Graph, node: usize) -> CellSet {
+    let n = &g.nodes[node];
+    g.als
+        .get(n.als as usize)
+        .map_or(n.cells, |&(cells, _)| cells)
+}
+
+/// HoDoKu's rule for loops: no node may come back to a cell the chain has already left
+/// (only the start cell, where the loop closes, may be met again).
+fn is_lasso(g: &Graph, states: &[usize], start_cell: Cell) -> bool {
+    let mut left = CellSet::EMPTY;
+    let mut prev = CellSet::EMPTY;
+    for &st in states {
+        let cells = span(g, st / 2);
+        if !cells.and(left).is_empty() {
+            return true;
+        }
+        left = left.or(prev);
+        left.remove(start_cell);
+        prev = cells;
+    }
+    false
 }
 
 /// Cells holding `d` that see every cell of both node sets.
@@ -429,17 +547,20 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         "aic" => (Kind::Aic, false, 20),
         "grouped-nice-loop" => (Kind::NiceLoop, true, 20),
         "grouped-aic" => (Kind::Aic, true, 20),
+        "als-nice-loop" => (Kind::NiceLoop, true, 24),
+        "als-aic" => (Kind::Aic, true, 24),
         _ => return ControlFlow::Continue(()),
     };
+    let with_als = info.id.starts_with("als-");
     if matches!(kind, Kind::NiceLoop | Kind::Aic) {
         // Nice loops and AICs walk the same graph: built once per position.
-        let g =
-            ctx.cache.chain_graphs[usize::from(grouped)].get_or_init(|| build(ctx, kind, grouped));
+        let slot = usize::from(grouped) + usize::from(with_als);
+        let g = ctx.cache.chain_graphs[slot].get_or_init(|| build(ctx, kind, grouped, with_als));
         return search(ctx, g, info, kind, grouped, limit, sink);
     }
     // X-chains link a digit only to itself, so one graph of every digit holds each digit's
     // graph unchanged (its nodes in the same order); `search` takes the digits in turn.
-    let g = build(ctx, kind, grouped);
+    let g = build(ctx, kind, grouped, false);
     search(ctx, &g, info, kind, grouped, limit, sink)
 }
 
@@ -452,13 +573,22 @@ fn search(
     limit: usize,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    let single = |i: usize| g.nodes[i].cells.len() == 1;
-    let uses_group = |chain: &[ChainNode]| chain.iter().any(|n| n.cells.len() > 1);
+    let with_als = !g.als.is_empty();
+    let plain = |i: usize| g.nodes[i].als == NO_ALS;
+    let single = |i: usize| g.nodes[i].cells.len() == 1 && plain(i);
+    // Grouped techniques need a group node (or, with ALS, an ALS node) in the chain.
+    let uses_group = |chain: &[ChainNode]| {
+        if with_als {
+            chain.iter().any(|n| !n.als.is_empty())
+        } else {
+            chain.iter().any(|n| n.cells.len() > 1)
+        }
+    };
     let (mut off, mut on) = (Walk::new(g), Walk::new(g));
     // Nice loops: the start's weak partners as bits, asked for every node reached.
     let mut weak_of_s = vec![0u64; g.nodes.len().div_ceil(64)];
     // Starts in node order; X-chains digit by digit (as one graph per digit would).
-    let mut starts: Vec<usize> = (0..g.nodes.len()).collect();
+    let mut starts: Vec<usize> = (0..g.nodes.len()).filter(|&i| plain(i)).collect();
     if kind == Kind::X {
         starts.sort_by_key(|&i| g.nodes[i].digit);
     }
@@ -478,7 +608,7 @@ fn search(
         let from_off = &off.seen;
         for e in off.reached_on() {
             let end = e * 2 + 1;
-            if e == s || from_off[end].0 == u32::MAX {
+            if e == s || from_off[end].0 == u32::MAX || !plain(e) {
                 continue;
             }
             let (a, b) = (&g.nodes[s], &g.nodes[e]);
@@ -521,8 +651,10 @@ fn search(
                     if weak_of_s[e / 64] & (1 << (e % 64)) == 0 {
                         continue;
                     }
-                    if let Some(chain) = chain_of() {
-                        let elims = continuous(ctx, &chain);
+                    let loop_states = states(from_off, end);
+                    let chain = nodes_of(g, &loop_states);
+                    if !grouped || uses_group(&chain) {
+                        let elims = continuous(ctx, g, &loop_states);
                         if !elims.is_empty() {
                             let mut looped = chain.clone();
                             looped.push(chain[0].clone());
@@ -537,14 +669,14 @@ fn search(
             on.run(g, s, true, limit);
             let from_on = &on.seen;
             let cell = g.nodes[s].cells.first().unwrap_or(0);
-            if single(s) && from_on[s * 2].0 != u32::MAX {
+            if from_on[s * 2].0 != u32::MAX {
                 let chain = path(g, from_on, s * 2);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     let elim = vec![Candidate::new(cell, g.nodes[s].digit)];
                     sink(step(info, chain, elim, Vec::new()))?;
                 }
             }
-            if single(s) && from_off[s * 2 + 1].0 != u32::MAX {
+            if from_off[s * 2 + 1].0 != u32::MAX {
                 let chain = path(g, from_off, s * 2 + 1);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     // Written as HoDoKu does: the cell's other candidates go.
@@ -557,40 +689,73 @@ fn search(
                     sink(step(info, chain, others, Vec::new()))?;
                 }
             }
+            // Continuous, as HoDoKu finds them from a bivalue cell: s true leads to its
+            // other digit false, which (the cell being bivalue) makes s true again.
+            if ctx.cand[cell].len() == 2 {
+                let other = ctx.cand[cell].iter().find(|&x| x != g.nodes[s].digit);
+                let e = other.and_then(|x| g.index.cell(cell, x));
+                if let Some(e) = e.filter(|&e| from_on[e * 2].0 != u32::MAX) {
+                    let loop_states = states(from_on, e * 2);
+                    let leaves = loop_states
+                        .get(1)
+                        .is_some_and(|&st| !g.nodes[st / 2].cells.contains(cell));
+                    if loop_states.len() >= 4 && leaves && !is_lasso(g, &loop_states, cell) {
+                        let chain = nodes_of(g, &loop_states);
+                        if !grouped || uses_group(&chain) {
+                            let elims = continuous(ctx, g, &loop_states);
+                            if !elims.is_empty() {
+                                let mut looped = chain.clone();
+                                looped.push(chain[0].clone());
+                                sink(step(info, looped, elims, Vec::new()))?;
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     ControlFlow::Continue(())
 }
 
-/// Eliminations of a continuous loop: each weak link (a true node followed by a false one,
-/// and the closing link) holds exactly one true node.
-fn continuous(ctx: &Ctx, chain: &[ChainNode]) -> Vec<Candidate> {
+/// Eliminations of a continuous loop (its states in order, the last linked back to the
+/// first). Counting true nodes over the strong links and over the weak links shows every
+/// link holds exactly one true node: a weak link between cells removes its digit from
+/// every cell seeing both ends, one inside a cell the cell's other digits, and a set
+/// crossed by a strong link (missing one of its two digits) keeps all its other digits.
+fn continuous(ctx: &Ctx, g: &Graph, states: &[usize]) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let n = chain.len();
-    let set = |x: &ChainNode| CellSet::from_cells(x.cells.iter().copied());
+    let n = states.len();
     for i in 0..n {
-        let (a, b) = (&chain[i], &chain[(i + 1) % n]);
-        // Weak links go from an "on" node to an "off" node; the closing one from the last
-        // ("on") to the first ("off").
-        if !a.on || b.on {
-            continue;
-        }
-        if a.digit == b.digit {
-            out.extend(seeing_both(ctx, set(a), set(b), a.digit));
-        } else if a.cells == b.cells && a.cells.len() == 1 {
-            let c = a.cells[0];
-            for d in ctx.cand[c].iter() {
-                if d != a.digit && d != b.digit {
-                    out.push(Candidate::new(c, d));
+        let (sa, sb) = (states[i], states[(i + 1) % n]);
+        let (a, b) = (&g.nodes[sa / 2], &g.nodes[sb / 2]);
+        let (a_on, b_on) = (sa % 2 == 1, sb % 2 == 1);
+        if a_on && !b_on {
+            if a.digit == b.digit {
+                out.extend(seeing_both(ctx, a.cells, b.cells, a.digit));
+            } else if a.cells == b.cells && a.cells.len() == 1 && a.als == NO_ALS {
+                if let Some(c) = a.cells.first() {
+                    for d in ctx.cand[c].iter() {
+                        if d != a.digit && d != b.digit {
+                            out.push(Candidate::new(c, d));
+                        }
+                    }
+                }
+            }
+        } else if !a_on && b_on && a.als != NO_ALS && a.als == b.als {
+            if let Some(&(cells, digits)) = g.als.get(a.als as usize) {
+                for z in digits.iter().filter(|&z| z != a.digit && z != b.digit) {
+                    let held = cells.and(ctx.digit[usize::from(z)]);
+                    out.extend(seeing_both(ctx, held, held, z));
                 }
             }
         }
     }
     // Nodes of the loop itself stay.
     out.retain(|e| {
-        !chain
-            .iter()
-            .any(|n| n.digit == e.digit && n.cells.contains(&e.cell))
+        !states.iter().any(|&st| {
+            let n = &g.nodes[st / 2];
+            n.digit == e.digit && n.cells.contains(e.cell)
+        })
     });
     out.sort_unstable();
     out.dedup();
@@ -663,6 +828,7 @@ mod tests {
             cells: vec![cell],
             digit,
             on,
+            als: Vec::new(),
         }
     }
 

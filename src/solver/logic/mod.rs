@@ -322,8 +322,8 @@ pub(crate) struct Cache {
     pub rectangles: std::cell::OnceCell<Vec<([Cell; 4], Digits)>>,
     /// Finned and sashimi fish of sizes 2, 3 and 4, in search order.
     pub finned_fish: [std::cell::OnceCell<Vec<Step>>; 3],
-    /// The implication graph of nice loops and AICs, plain and grouped.
-    pub chain_graphs: [std::cell::OnceCell<chains::Graph>; 2],
+    /// The implication graph of nice loops and AICs: plain, grouped, grouped with ALS nodes.
+    pub chain_graphs: [std::cell::OnceCell<chains::Graph>; 3],
     /// Strong links per digit (the single-digit patterns).
     pub strong_links: std::cell::OnceCell<Vec<Option<single_digit::Strong>>>,
     /// Conjugate-pair clusters per digit (the colouring techniques).

@@ -184,12 +184,14 @@ pub enum Pattern {
 }
 
 /// A node of a chain: `digit` is true (`on`) or false in one cell, or (a group node) in one
-/// of several cells of a house.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// of several cells of a house, or (an ALS node) in the cells of an almost locked set.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ChainNode {
     pub cells: Vec<Cell>,
     pub digit: u8,
     pub on: bool,
+    /// The cells of the almost locked set of an ALS node; empty for other nodes.
+    pub als: Vec<Cell>,
 }
 
 /// One step of the human-style solver.

@@ -573,6 +573,29 @@ static TABLE: &[TechniqueInfo] = &[
         300,
         5660,
     ),
+    // HoDoKu's grouped loops and AICs with ALS nodes: off in its default path.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "als-nice-loop",
+            "Grouped Nice Loop with ALS",
+            F::Chains,
+            L::Unfair,
+            320,
+            5670,
+        )
+    },
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "als-aic",
+            "Grouped AIC with ALS",
+            F::Chains,
+            L::Unfair,
+            320,
+            5680,
+        )
+    },
     info("als-xz", "ALS-XZ", F::Als, L::Unfair, 300, 5700),
     info("als-xy-wing", "ALS-XY-Wing", F::Als, L::Unfair, 320, 5800),
     info("als-chain", "ALS-Chain", F::Als, L::Unfair, 340, 5900),
@@ -947,6 +970,11 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("grouped-nice-loop", "0710"),
     ("grouped-nice-loop", "0709"),
     ("grouped-aic", "0711"),
+    ("als-nice-loop", "0710-3"),
+    ("als-nice-loop", "0710-4"),
+    ("als-nice-loop", "0709-2"),
+    ("als-aic", "0711-3"),
+    ("als-aic", "0711-4"),
     ("xy-wing", "0800"),
     ("xyz-wing", "0801"),
     ("w-wing", "0803"),
@@ -966,10 +994,12 @@ static HODOKU_CODES: &[(&str, &str)] = &[
 /// The technique of a HoDoKu code as its regression library writes it: `0300`, `03111`, or
 /// with a variant suffix (`0606-1`), which names the same technique as the bare code.
 pub fn by_hodoku_code(code: &str) -> Option<&'static TechniqueInfo> {
+    // A variant of its own row first (`0710-3`: with ALS nodes), else the bare code.
     let base = code.split('-').next().unwrap_or(code);
     HODOKU_CODES
         .iter()
-        .find(|(_, c)| *c == base)
+        .find(|(_, c)| *c == code)
+        .or_else(|| HODOKU_CODES.iter().find(|(_, c)| *c == base))
         .and_then(|(id, _)| technique(id))
 }
 

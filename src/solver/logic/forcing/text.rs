@@ -47,6 +47,7 @@ impl Engine<'_> {
                 cells: vec![c],
                 digit: d,
                 on,
+                als: Vec::new(),
             });
             cur = b.parent[cur as usize];
             guard += 1;
