@@ -1,14 +1,13 @@
 //! The command line (design.md section 4): subcommands over the library.
 
 use crate::batch;
-use crate::format::{self, LineReader, ParseError};
+use crate::format::{self, ParseError};
 use crate::generate::{Level, Symmetry};
 use crate::progress::Progress;
 use crate::puzzle::{Puzzle, Variant};
 use crate::solver::exact;
 use clap::{Parser, Subcommand};
 use output::Output;
-use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -222,13 +221,17 @@ pub enum Command {
         #[arg(required_unless_present_any = ["generate", "drills"])]
         file: Option<PathBuf>,
     },
-    /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output.
+    /// Write a puzzle in another format on standard output: a 0-1 integer program (lp),
+    /// f-puzzles JSON or share links (fpuzzles), or the pasted grid form (grid).
     Export {
         #[arg(long, value_enum)]
         format: ExportFormat,
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
-        /// A line-format string or a puzzle file.
+        /// With --format fpuzzles: the f-puzzles and SudokuPad share links instead of JSON.
+        #[arg(long)]
+        link: bool,
+        /// A puzzle string, grid, share link or puzzle file.
         puzzle: String,
     },
 }
@@ -238,6 +241,10 @@ pub enum Command {
 pub enum ExportFormat {
     /// CPLEX LP (glpsol --lp, HiGHS, CBC).
     Lp,
+    /// f-puzzles JSON (with --link: the f-puzzles and SudokuPad share links).
+    Fpuzzles,
+    /// The grid form: one row a line, boxes set apart by | and -.
+    Grid,
 }
 
 /// Exit statuses of design.md section 4.
@@ -386,7 +393,14 @@ pub fn run(command: Command) -> i32 {
             format: ExportFormat::Lp,
             variant,
             puzzle,
+            ..
         } => export_command(variant, &puzzle),
+        Command::Export {
+            format: format @ (ExportFormat::Fpuzzles | ExportFormat::Grid),
+            variant,
+            link,
+            puzzle,
+        } => format_cli::export(format == ExportFormat::Grid, link, variant, &puzzle),
     }
 }
 
@@ -417,6 +431,7 @@ fn export_command(variant: Variant, arg: &str) -> i32 {
 }
 
 mod coach_cli;
+mod format_cli;
 mod gen_bench;
 mod gen_limits;
 mod logic_cli;
@@ -431,79 +446,10 @@ enum SolveMode {
     First,
 }
 
-/// Opens `FILE|-` as a stream of parsed lines (a TOML file gives one puzzle).
-type Items = Box<dyn Iterator<Item = Result<(usize, Option<Puzzle>), ParseError>>>;
-
-fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, Items), ParseError> {
-    match file {
-        None | Some("-") => {
-            let stdin = std::io::stdin().lock();
-            let reader: Box<dyn BufRead> = Box::new(stdin);
-            Ok((
-                "<stdin>".into(),
-                Box::new(LineReader::new(reader, variant, "<stdin>")),
-            ))
-        }
-        Some(path) => {
-            let io = |source| ParseError::Io {
-                file: path.to_string(),
-                source,
-            };
-            if path.ends_with(".toml") {
-                let bytes = format::read_small_file(std::path::Path::new(path))?;
-                let puzzles = format::parse_toml_file(&bytes, path)?;
-                // A collection's puzzles are numbered 1, 2, ... in messages.
-                let items = puzzles
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, p)| Ok((i + 1, Some(p))));
-                return Ok((path.into(), Box::new(items)));
-            }
-            let f = std::fs::File::open(path).map_err(io)?;
-            if f.metadata().map_err(io)?.is_dir() {
-                return toml_folder(path);
-            }
-            let reader: Box<dyn BufRead> = Box::new(std::io::BufReader::with_capacity(1 << 16, f));
-            Ok((
-                path.into(),
-                Box::new(LineReader::new(reader, variant, path)),
-            ))
-        }
-    }
-}
-
-/// Every `*.toml` puzzle file or collection of a folder, by name; a file that does not
-/// parse is reported at its place.
-fn toml_folder(path: &str) -> Result<(String, Items), ParseError> {
-    let io = |source| ParseError::Io {
-        file: path.to_string(),
-        source,
-    };
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(path)
-        .map_err(io)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    if files.is_empty() {
-        return Err(io(std::io::Error::other(
-            "is a directory without .toml files",
-        )));
-    }
-    files.sort();
-    // Files are read one at a time as the stream is consumed; a collection gives all its
-    // puzzles, numbered on through the folder.
-    let items = files
-        .into_iter()
-        .flat_map(|f| {
-            let name = f.display().to_string();
-            match format::read_small_file(&f).and_then(|b| format::parse_toml_file(&b, &name)) {
-                Ok(list) => list.into_iter().map(|p| Ok(Some(p))).collect::<Vec<_>>(),
-                Err(e) => vec![Err(e)],
-            }
-        })
-        .enumerate()
-        .map(|(i, r)| r.map(|p| (i + 1, p)));
-    Ok((path.into(), Box::new(items)))
+/// Opens `FILE|-|PUZZLE` through the one loader (`format::open`): a stream of puzzles.
+fn open_input(file: Option<&str>, variant: Variant) -> Result<(String, format::Items), ParseError> {
+    let source = format::open(file.unwrap_or("-"), variant)?;
+    Ok((source.name, source.items))
 }
 
 fn solution_line(values: &[u8]) -> String {

@@ -1,15 +1,23 @@
-//! Reading and writing puzzles: the line format and TOML puzzle files (design.md section 3).
-//! Every error names the file, line and column and what was expected.
+//! Reading and writing puzzles (design.md section 3): the line format, TOML puzzle files and
+//! collections, the pasted grid form and f-puzzles JSON and share links, all read through
+//! one loader ([`load::open`]). Every error names the file, line and column and what was
+//! expected.
 
 pub mod collection;
+pub mod fpuzzles;
+pub mod grid;
 pub mod line;
+pub mod load;
 pub mod toml_file;
 
 pub use collection::{is_collection, parse_collection, parse_toml_file, write_collection};
+pub use fpuzzles::{parse_fpuzzles, parse_link, share_links, to_fpuzzles};
+pub use grid::{parse_grid, write_grid};
 pub use line::{parse_line, write_line, LineReader};
+pub use load::{load_file, load_puzzle, open, Items, Source};
 pub use toml_file::{parse_toml, write_toml};
 
-use crate::puzzle::{Puzzle, PuzzleError, Variant};
+use crate::puzzle::PuzzleError;
 use std::path::Path;
 
 /// A place in an input: file name (or `<arg>`, `<stdin>`), 1-based line and column.
@@ -144,81 +152,6 @@ pub fn read_small_file(path: &Path) -> Result<Vec<u8>, ParseError> {
         ));
     }
     Ok(bytes)
-}
-
-/// Whether an argument that is no file was meant as a path rather than a puzzle line: it
-/// holds a character no puzzle line has (a letter beyond G, `/`, ...).
-fn looks_like_path(arg: &str) -> bool {
-    let line = arg.split('#').next().unwrap_or(arg);
-    line.chars()
-        .any(|c| !(c.is_ascii_hexdigit() || matches!(c, '.' | 'g' | 'G') || c.is_whitespace()))
-}
-
-/// Reads a `PUZZLE` argument: a path to a TOML or line-format file (its first puzzle), or a
-/// line-format string. `variant` applies to line formats; a TOML file names its own.
-pub fn load_puzzle(arg: &str, variant: Variant) -> Result<Puzzle, ParseError> {
-    let path = Path::new(arg);
-    if std::fs::symlink_metadata(path).is_ok() {
-        regular_file_size(path)?;
-        return first_puzzle(path, variant)?.ok_or_else(|| ParseError::Empty {
-            file: arg.to_string(),
-            expected: "a puzzle".into(),
-        });
-    }
-    match parse_line(arg.as_bytes(), variant, "<arg>", 1) {
-        Ok(Some(p)) => Ok(p),
-        Err(_) | Ok(None) if looks_like_path(arg) => Err(io_error(
-            arg,
-            std::io::ErrorKind::NotFound,
-            "no such file (nor a puzzle line)",
-        )),
-        Err(e) => Err(e),
-        Ok(None) => Err(ParseError::Empty {
-            file: "<arg>".into(),
-            expected: "a puzzle line or a file path".into(),
-        }),
-    }
-}
-
-/// The first puzzle of a file, without reading the rest of a line file.
-fn first_puzzle(path: &Path, variant: Variant) -> Result<Option<Puzzle>, ParseError> {
-    let name = path.display().to_string();
-    if path.extension().is_some_and(|e| e == "toml") {
-        return Ok(parse_toml_file(&read_small_file(path)?, &name)?
-            .into_iter()
-            .next());
-    }
-    let file = std::fs::File::open(path).map_err(|source| ParseError::Io {
-        file: name.clone(),
-        source,
-    })?;
-    for item in LineReader::new(std::io::BufReader::new(file), variant, &name) {
-        if let (_, Some(p)) = item? {
-            return Ok(Some(p));
-        }
-    }
-    Ok(None)
-}
-
-/// Every puzzle of a file: one for a TOML puzzle, one per `[[puzzle]]` table of a TOML
-/// collection, one per puzzle line otherwise.
-pub fn load_file(path: &Path, variant: Variant) -> Result<Vec<Puzzle>, ParseError> {
-    let name = path.display().to_string();
-    let io = |source| ParseError::Io {
-        file: name.clone(),
-        source,
-    };
-    if path.extension().is_some_and(|e| e == "toml") {
-        return parse_toml_file(&read_small_file(path)?, &name);
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut out = Vec::new();
-    for item in LineReader::new(std::io::BufReader::new(file), variant, &name) {
-        if let (_, Some(p)) = item? {
-            out.push(p);
-        }
-    }
-    Ok(out)
 }
 
 /// Converts a layout or givens error found while reading into a positioned parse error.
