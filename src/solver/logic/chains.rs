@@ -130,13 +130,22 @@ fn build(ctx: &Ctx, kind: Kind, grouped: bool, with_als: bool) -> Graph {
     let n = nodes.len();
     // Strong links as (node, partner) pairs in the order found; a node's list keeps the
     // first of repeated house links (two cells can be the only places in two houses).
+    // Loops and AICs list each node's links in HoDoKu's order (its bivalue partner, then
+    // row, column and box partners, then groups), so that the breadth-first walk picks,
+    // among chains of equal length, the one HoDoKu reports.
+    let hodoku_order = matches!(kind, Kind::NiceLoop | Kind::Aic);
     let mut strong = Vec::new();
+    if hodoku_order {
+        push_bivalue_links(ctx, &index, &mut strong);
+    }
     if kind != Kind::Xy {
-        strong = house_links(ctx, &nodes, &index);
+        strong.extend(house_links(ctx, &nodes, &index));
     }
     let mut strong = drop_repeats(strong);
-    // Strong links in bivalue cells (not for X-chains), after each node's house links.
-    if kind != Kind::X {
+    if hodoku_order {
+        strong.sort_by_key(|&(i, j)| (i, nodes[j as usize].cells.len() > 1));
+    } else if kind != Kind::X {
+        // Strong links in bivalue cells (not for X-chains), after each node's house links.
         push_bivalue_links(ctx, &index, &mut strong);
     }
     // Within a set: "A lacks x" makes "A holds y" true, for every two of its digits.
@@ -318,7 +327,26 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
             seen = seen.and(ctx.t.peers[c]);
         }
         let list = &mut weak.list;
-        for c in seen.and(ctx.digit[usize::from(d)]).iter() {
+        let single = a.cells.len() == 1 && a.als == NO_ALS;
+        let hodoku_order = matches!(kind, Kind::NiceLoop | Kind::Aic) && single;
+        let mut rest = seen.and(ctx.digit[usize::from(d)]);
+        if let (true, Some(c)) = (hodoku_order, a.cells.first()) {
+            // The cell's other digits, then the digit's places house by house.
+            for x in ctx.cand[c].iter().filter(|&x| x != d) {
+                if let Some(j) = index.cell(c, x) {
+                    list.push(j as u32);
+                }
+            }
+            for &h in ctx.geo.houses_of(c) {
+                for p in rest.and(ctx.t.house_sets[h]).iter() {
+                    if let Some(j) = index.cell(p, d) {
+                        list.push(j as u32);
+                    }
+                    rest.remove(p);
+                }
+            }
+        }
+        for c in rest.iter() {
             if let Some(j) = index.cell(c, d) {
                 if j != i {
                     list.push(j as u32);
@@ -333,7 +361,7 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
                 list.push(j as u32);
             }
         }
-        if kind != Kind::X && kind != Kind::Xy && a.cells.len() == 1 && a.als == NO_ALS {
+        if kind != Kind::X && kind != Kind::Xy && single && !hodoku_order {
             let Some(c) = a.cells.first() else {
                 continue;
             };
@@ -722,16 +750,22 @@ fn search(
 /// link holds exactly one true node: a weak link between cells removes its digit from
 /// every cell seeing both ends, one inside a cell the cell's other digits, and a set
 /// crossed by a strong link (missing one of its two digits) keeps all its other digits.
+/// As in HoDoKu, a weak link between cells removes nothing from the loop's own cells
+/// (those of its groups and sets included).
 fn continuous(ctx: &Ctx, g: &Graph, states: &[usize]) -> Vec<Candidate> {
     let mut out = Vec::new();
     let n = states.len();
+    let on_loop = states
+        .iter()
+        .fold(CellSet::EMPTY, |m, &st| m.or(span(g, st / 2)));
     for i in 0..n {
         let (sa, sb) = (states[i], states[(i + 1) % n]);
         let (a, b) = (&g.nodes[sa / 2], &g.nodes[sb / 2]);
         let (a_on, b_on) = (sa % 2 == 1, sb % 2 == 1);
         if a_on && !b_on {
             if a.digit == b.digit {
-                out.extend(seeing_both(ctx, a.cells, b.cells, a.digit));
+                let elims = seeing_both(ctx, a.cells, b.cells, a.digit);
+                out.extend(elims.into_iter().filter(|e| !on_loop.contains(e.cell)));
             } else if a.cells == b.cells && a.cells.len() == 1 && a.als == NO_ALS {
                 if let Some(c) = a.cells.first() {
                     for d in ctx.cand[c].iter() {

@@ -5,7 +5,7 @@
 //! and 2), but also diagonals, jigsaw regions and cages. "Pointing" when A is box-like,
 //! "claiming" when A is a line.
 
-use super::step::{effect_text, house_name};
+use super::step::{effect_text, house_name, must_hold_text, open_sets};
 use super::{is_box_like, must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Digits, Geometry, Rule};
 use std::ops::ControlFlow;
@@ -51,6 +51,11 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                         digit,
                         base: a,
                         cover: b,
+                        sets: if house.rule == Rule::Complete {
+                            Vec::new()
+                        } else {
+                            open_sets(ctx.grid, a)
+                        },
                     },
                 )
                 .eliminate(elims)
@@ -68,7 +73,13 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let Pattern::Intersection { digit, base, cover } = step.pattern else {
+    let Pattern::Intersection {
+        digit,
+        base,
+        cover,
+        ref sets,
+    } = step.pattern
+    else {
         return step.name().to_string();
     };
     let (a, b) = (house_name(g, base), house_name(g, cover));
@@ -76,11 +87,20 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     match detail {
         Detail::Nudge => format!("Look at {d} in {a}"),
         Detail::Technique => format!("There are {} in {a}", step.name().to_lowercase()),
-        Detail::Full => format!(
-            "{}: in {a}, {d} can only go where it meets {b}, so {b} has its {d} there: {}",
-            step.name(),
-            effect_text(g, step)
-        ),
+        Detail::Full => match must_hold_text(g, base, digit, sets) {
+            // A run or cage says first why it must hold the digit at all.
+            Some(why) => format!(
+                "{}: {why}; its {d} can only go where it meets {b}, so {b} has its {d} \
+                 there: {}",
+                step.name(),
+                effect_text(g, step)
+            ),
+            None => format!(
+                "{}: in {a}, {d} can only go where it meets {b}, so {b} has its {d} there: {}",
+                step.name(),
+                effect_text(g, step)
+            ),
+        },
     }
 }
 
@@ -116,5 +136,28 @@ mod tests {
             "Locked Candidates (Pointing): in box 1, 1 can only go where it meets row 1, so row 1 \
              has its 1 there: remove 1 from r1c4, r1c5, r1c6, r1c7, r1c8 and r1c9"
         );
+    }
+
+    /// Locked candidates whose base is a cage say why the cage must hold the digit.
+    #[test]
+    fn locked_candidates_in_a_cage_say_why_the_cage_holds_the_digit() {
+        use crate::solver::logic::{apply, next_step, Detail, Pattern, SolverMemory};
+        let text = include_bytes!("../../../puzzles/killer-hard.toml");
+        let puzzles = crate::format::parse_toml_file(text, "killer-hard.toml").unwrap();
+        let hint = puzzles.iter().find_map(|p| {
+            let mut g = crate::puzzle::Grid::from_puzzle(p);
+            let mut memory = SolverMemory::new();
+            for _ in 0..300 {
+                let step = next_step(&g, None, &mut memory)?;
+                if let Pattern::Intersection { sets, .. } = &step.pattern {
+                    if !sets.is_empty() {
+                        return Some(step.explain(g.geometry(), Detail::Full));
+                    }
+                }
+                apply(&mut g, &step);
+            }
+            None
+        });
+        insta::assert_snapshot!(hint.expect("locked candidates in a cage"));
     }
 }

@@ -3,7 +3,7 @@
 //! Hidden singles look only at digits that *must* appear in the house, so they also work
 //! on consecutive-run lines and killer cages.
 
-use super::step::{article, house_name};
+use super::step::{article, house_name, must_hold_text, open_sets};
 use super::{must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{digit_char, Digits, Geometry, Rule};
 use std::ops::ControlFlow;
@@ -39,6 +39,7 @@ fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contr
                     cell,
                     digit,
                     house: Some(h),
+                    sets: Vec::new(),
                 },
             )
             .place(cell, digit)
@@ -58,6 +59,7 @@ fn naked_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Con
                         cell,
                         digit,
                         house: None,
+                        sets: Vec::new(),
                     },
                 )
                 .place(cell, digit)
@@ -98,6 +100,11 @@ fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Co
                         cell,
                         digit,
                         house: Some(h),
+                        sets: if house.rule == Rule::Complete {
+                            Vec::new()
+                        } else {
+                            open_sets(ctx.grid, h)
+                        },
                     },
                 )
                 .place(cell, digit)
@@ -109,7 +116,13 @@ fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Co
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let Pattern::Single { cell, digit, house } = step.pattern else {
+    let Pattern::Single {
+        cell,
+        digit,
+        house,
+        ref sets,
+    } = step.pattern
+    else {
         return step.name().to_string();
     };
     let name = g.cell_name(cell);
@@ -127,10 +140,17 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
                 "Full House: {name} is the last empty cell of {}; place {d} there",
                 house_name(g, h)
             ),
-            ("hidden-single", Some(h)) => format!(
-                "Hidden Single: in {}, {d} can only go in {name}; place {d} there",
-                house_name(g, h)
-            ),
+            ("hidden-single", Some(h)) => match must_hold_text(g, h, digit, sets) {
+                // "Hidden Single: row 7 must hold 4: every run it can still hold, 1-7 or 2-8,
+                // contains 4; only r7c3 can take it, so place 4 there".
+                Some(why) => format!(
+                    "Hidden Single: {why}; of its cells only {name} can take {d}, so place {d} there"
+                ),
+                None => format!(
+                    "Hidden Single: in {}, {d} can only go in {name}; place {d} there",
+                    house_name(g, h)
+                ),
+            },
             _ => format!("Naked Single: {name} can only hold {d}; place {d} there"),
         },
     }
@@ -175,5 +195,48 @@ mod tests {
         }
         assert!(!find_all(&g, "hidden-single").is_empty());
         assert!(next_step(&g, None, &mut super::super::SolverMemory::new()).is_some());
+    }
+
+    /// The first hidden single in a run or cage on the solving path of a shipped puzzle, as
+    /// the full hint reads.
+    fn first_variant_hidden_single(puzzle: &crate::puzzle::Puzzle) -> Option<String> {
+        use crate::solver::logic::{apply, Detail, Pattern, SolverMemory};
+        let mut g = crate::puzzle::Grid::from_puzzle(puzzle);
+        let mut memory = SolverMemory::new();
+        for _ in 0..200 {
+            let step = next_step(&g, None, &mut memory)?;
+            if let Pattern::Single { sets, .. } = &step.pattern {
+                if step.id() == "hidden-single" && !sets.is_empty() {
+                    return Some(step.explain(g.geometry(), Detail::Full));
+                }
+            }
+            apply(&mut g, &step);
+        }
+        None
+    }
+
+    /// A hidden single in a honeycomb line shorter than 9 says why the line must hold it.
+    #[test]
+    fn hidden_single_in_a_short_line_says_why_the_line_holds_the_digit() {
+        let text = include_str!("../../../puzzles/honeycomb-easy.txt");
+        let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+        let p =
+            crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Honeycomb, "t", 1)
+                .unwrap()
+                .unwrap();
+        let hint = first_variant_hidden_single(&p).expect("a hidden single in a short line");
+        insta::assert_snapshot!(hint);
+    }
+
+    /// A hidden single in a killer cage says which combinations make the cage hold it.
+    #[test]
+    fn hidden_single_in_a_cage_names_the_combinations() {
+        let text = include_bytes!("../../../puzzles/killer-easy.toml");
+        let puzzles = crate::format::parse_toml_file(text, "killer-easy.toml").unwrap();
+        let hint = puzzles
+            .iter()
+            .find_map(first_variant_hidden_single)
+            .expect("a hidden single in a cage");
+        insta::assert_snapshot!(hint);
     }
 }

@@ -80,17 +80,22 @@ pub enum Because {
 /// Each family fills the variant that fits it; a new family may add its own variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pattern {
-    /// A digit forced into a cell; `house` for full house and hidden single.
+    /// A digit forced into a cell; `house` for full house and hidden single. `sets`: for a
+    /// hidden single in a run or cage, the digit sets the house could still hold when the
+    /// step was found (all contain the digit: that is why the house must hold it).
     Single {
         cell: Cell,
         digit: u8,
         house: Option<HouseId>,
+        sets: Vec<Digits>,
     },
-    /// A digit confined to the intersection of `base` and `cover`.
+    /// A digit confined to the intersection of `base` and `cover`; `sets` as for `Single`,
+    /// for a run or cage `base`.
     Intersection {
         digit: u8,
         base: HouseId,
         cover: HouseId,
+        sets: Vec<Digits>,
     },
     /// `cells` hold exactly `digits` (naked) or `digits` live only in `cells` (hidden),
     /// inside `houses` (two for a locked subset).
@@ -401,4 +406,66 @@ pub fn article(name: &str) -> &'static str {
         Some('A' | 'E' | 'I' | 'O' | 'U' | 'X') => "an",
         _ => "a",
     }
+}
+
+/// The digit sets a run or cage house can still hold (each digit of the set has a place,
+/// each cell a digit of the set), in increasing order; empty for a `Complete` house. A
+/// step keeps them so that its text can say why the house must hold a digit.
+pub fn open_sets(grid: &crate::puzzle::Grid, h: HouseId) -> Vec<Digits> {
+    let g = grid.geometry();
+    let house = g.house(h);
+    let Some(sets) = crate::solver::rules::digit_sets(house.rule, house.cells.len(), g.max_digit())
+    else {
+        return Vec::new();
+    };
+    let cand = |c: Cell| match grid.value(c) {
+        0 => grid.candidates(c),
+        v => Digits::single(v),
+    };
+    let once = house.cells.iter().fold(Digits::EMPTY, |m, &c| m | cand(c));
+    sets.into_iter()
+        .map(Digits)
+        .filter(|&set| {
+            set.is_subset(once) && house.cells.iter().all(|&c| !(cand(c) & set).is_empty())
+        })
+        .collect()
+}
+
+/// "row 7 must hold 4: every run it can still hold, 1-7 or 2-8, contains 4" (a run) or
+/// "cage 3 must hold 4: the only combination it can still hold, 1+4+7, contains 4"; None
+/// for a complete house, which holds every digit anyway.
+pub fn must_hold_text(g: &Geometry, h: HouseId, digit: u8, sets: &[Digits]) -> Option<String> {
+    let house = g.houses().get(h)?;
+    let (what, join) = match house.rule {
+        crate::geometry::Rule::Complete => return None,
+        crate::geometry::Rule::ConsecutiveRun => ("run", "-"),
+        crate::geometry::Rule::Cage { .. } => ("combination", "+"),
+    };
+    if sets.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = sets
+        .iter()
+        .map(|s| {
+            let ds: Vec<char> = s.iter().map(crate::geometry::digit_char).collect();
+            match (join, ds.first(), ds.last()) {
+                ("-", Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+                _ => ds.iter().map(char::to_string).collect::<Vec<_>>().join("+"),
+            }
+        })
+        .collect();
+    let list = match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => shown.join(""),
+    };
+    let which = if sets.len() == 1 {
+        format!("the only {what} it can still hold")
+    } else {
+        format!("every {what} it can still hold")
+    };
+    let d = crate::geometry::digit_char(digit);
+    Some(format!(
+        "{} must hold {d}: {which}, {list}, contains {d}",
+        house.name()
+    ))
 }

@@ -59,6 +59,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 cell,
                 digit,
                 house: None,
+                sets: Vec::new(),
             },
         )
         // Written as HoDoKu does: the other candidates of the cell go.
