@@ -794,6 +794,17 @@ pub static PAGES: &[PageText] = &[
         "Not a pattern to spot by eye: a candidate that cannot be part of any complete placement of its digit, one per row, column and box, goes.",
     ),
     p(
+        "run-forcing",
+        "A honeycomb run line that can still hold only a few runs (2-6 or 3-7, say), taken \
+         case by case: each run is assumed in turn, the line's cells kept to its digits, and \
+         everything that forces is followed across the grid.",
+        "The line holds exactly one of its runs. A run whose case breaks the grid (a line \
+         left with no run, a cell with no digit) is ruled out; whatever every remaining case \
+         agrees on (a candidate gone, a digit placed) is true, whichever run it is.",
+        "Pick the line with the fewest runs left, often two; write what each run forces \
+         in the lines that cross it, and compare the two pictures.",
+    ),
+    p(
         "forcing-chain",
         "Assume a candidate true (or false) and follow the singles it forces, one inference \
          at a time.",
@@ -810,6 +821,16 @@ pub static PAGES: &[PageText] = &[
          applied with everything the assumption implies so far.",
         "The last resort before guessing: follow each choice of a cell with all its \
          consequences, as on scratch paper.",
+    ),
+    p(
+        "nested-run-forcing",
+        "Run forcing in which each case of the line also drops, inside itself, every \
+         candidate whose own forcing net breaks there.",
+        "The same case argument as run forcing: one of the line's runs is true, so what every \
+         case that survives agrees on holds. Inside a case, a candidate that would break it \
+         cannot be true in that case, so dropping it keeps the case honest and sharper.",
+        "The last resort before a guess on the sparsest honeycombs: follow each run of a \
+         short line with a forcing net inside it, as on two sheets of scratch paper.",
     ),
     p(
         "guess",

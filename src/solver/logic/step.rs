@@ -186,6 +186,14 @@ pub enum Pattern {
     },
     /// Templates of one digit: how many ways it can still fill the grid.
     Template { digit: u8, templates: usize },
+    /// A run line taken case by case (run forcing): per run its lowest digit and, when
+    /// following it breaks the grid, why; `depth`: nesting levels inside each case (0 for
+    /// plain nets).
+    RunCases {
+        house: HouseId,
+        cases: Vec<(u8, Option<String>)>,
+        depth: u8,
+    },
 }
 
 /// A node of a chain: `digit` is true (`on`) or false in one cell, or (a group node) in one

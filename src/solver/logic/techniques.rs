@@ -829,6 +829,15 @@ static TABLE: &[TechniqueInfo] = &[
             8400,
         )
     },
+    // Run lines taken case by case (honeycomb): after every pattern, before forcing chains.
+    info(
+        "run-forcing",
+        "Run Forcing",
+        F::Forcing,
+        L::Extreme,
+        450,
+        8450,
+    ),
     info(
         "forcing-chain",
         "Forcing Chain",
@@ -844,6 +853,15 @@ static TABLE: &[TechniqueInfo] = &[
         L::Extreme,
         700,
         8600,
+    ),
+    // Each run case nested one level: the last technique before a guess.
+    info(
+        "nested-run-forcing",
+        "Nested Run Forcing",
+        F::Forcing,
+        L::Extreme,
+        750,
+        8650,
     ),
     // HoDoKu 2.2 leaves templates out of its default path.
     TechniqueInfo {

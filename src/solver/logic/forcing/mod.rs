@@ -31,6 +31,7 @@
 mod engine;
 mod known;
 mod nesting;
+mod run_cases;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -49,7 +50,14 @@ use crate::solver::rules::viable_edges;
 use known::Known;
 use search::{remembered, search};
 use std::ops::ControlFlow;
-pub use text::explain;
+
+/// Text of a forcing step: run forcing has its own.
+pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    match step.pattern {
+        Pattern::RunCases { .. } => run_cases::explain(step, g, detail),
+        _ => text::explain(step, g, detail),
+    }
+}
 
 /// A fact: candidate `(cell, digit)` is true (`on`) or false.
 type Fact = u32;
@@ -216,6 +224,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         remembered(&e, info, sink)?;
         search(&e, info, Mode::Known, sink, &mut reach)?;
         search(&e, info, Mode::Nested, sink, &mut reach)
+    } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
+        run_cases::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
