@@ -222,14 +222,17 @@ pub enum Command {
         #[arg(required_unless_present_any = ["generate", "drills"])]
         file: Option<PathBuf>,
     },
-    /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output.
+    /// Write a puzzle as a 0-1 integer program (CPLEX LP format) on standard output, or
+    /// print puzzles as SVG or PDF (one a page, a position with marks, or a booklet).
     Export {
         #[arg(long, value_enum)]
         format: ExportFormat,
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
-        /// A line-format string or a puzzle file.
+        /// A line-format string or a puzzle file (svg/pdf: also a save file).
         puzzle: String,
+        #[command(flatten)]
+        print: print_cli::PrintArgs,
     },
 }
 
@@ -238,6 +241,10 @@ pub enum Command {
 pub enum ExportFormat {
     /// CPLEX LP (glpsol --lp, HiGHS, CBC).
     Lp,
+    /// A printable page as SVG.
+    Svg,
+    /// Printable pages as PDF (a booklet with --per-page).
+    Pdf,
 }
 
 /// Exit statuses of design.md section 4.
@@ -386,7 +393,14 @@ pub fn run(command: Command) -> i32 {
             format: ExportFormat::Lp,
             variant,
             puzzle,
+            ..
         } => export_command(variant, &puzzle),
+        Command::Export {
+            format: format @ (ExportFormat::Svg | ExportFormat::Pdf),
+            variant,
+            puzzle,
+            print,
+        } => print_cli::export(format == ExportFormat::Pdf, variant, &puzzle, &print),
     }
 }
 
@@ -421,6 +435,7 @@ mod gen_bench;
 mod gen_limits;
 mod logic_cli;
 mod output;
+mod print_cli;
 mod train_cli;
 mod values;
 
