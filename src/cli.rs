@@ -221,8 +221,9 @@ pub enum Command {
         #[arg(required_unless_present_any = ["generate", "drills"])]
         file: Option<PathBuf>,
     },
-    /// Write a puzzle in another format on standard output: a 0-1 integer program (lp),
-    /// f-puzzles JSON or share links (fpuzzles), or the pasted grid form (grid).
+    /// Write a puzzle in another format: a 0-1 integer program (lp), f-puzzles JSON or
+    /// share links (fpuzzles), the pasted grid form (grid), or print puzzles as SVG or PDF
+    /// (one a page, a position with marks, or a booklet).
     Export {
         #[arg(long, value_enum)]
         format: ExportFormat,
@@ -231,8 +232,10 @@ pub enum Command {
         /// With --format fpuzzles: the f-puzzles and SudokuPad share links instead of JSON.
         #[arg(long)]
         link: bool,
-        /// A puzzle string, grid, share link or puzzle file.
+        /// A puzzle string, grid, share link or puzzle file (svg/pdf: also a save file).
         puzzle: String,
+        #[command(flatten)]
+        print: print_cli::PrintArgs,
     },
 }
 
@@ -245,6 +248,10 @@ pub enum ExportFormat {
     Fpuzzles,
     /// The grid form: one row a line, boxes set apart by | and -.
     Grid,
+    /// A printable page as SVG.
+    Svg,
+    /// Printable pages as PDF (a booklet with --per-page).
+    Pdf,
 }
 
 /// Exit statuses of design.md section 4.
@@ -400,7 +407,15 @@ pub fn run(command: Command) -> i32 {
             variant,
             link,
             puzzle,
+            ..
         } => format_cli::export(format == ExportFormat::Grid, link, variant, &puzzle),
+        Command::Export {
+            format: format @ (ExportFormat::Svg | ExportFormat::Pdf),
+            variant,
+            puzzle,
+            print,
+            ..
+        } => print_cli::export(format == ExportFormat::Pdf, variant, &puzzle, &print),
     }
 }
 
@@ -436,6 +451,7 @@ mod gen_bench;
 mod gen_limits;
 mod logic_cli;
 mod output;
+mod print_cli;
 mod train_cli;
 mod values;
 

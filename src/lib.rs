@@ -18,6 +18,7 @@ pub mod format;
 pub mod game;
 pub mod generate;
 pub mod geometry;
+pub mod print;
 pub mod progress;
 pub mod puzzle;
 pub mod serve;

@@ -135,9 +135,20 @@ fn parse_line_measured(
             ),
         });
     }
-    Puzzle::in_geometries(Layout::new(variant, size), cells, geometries)
-        .map(Some)
-        .map_err(|e| super::puzzle_error(pos(start + 1), e))
+    let mut puzzle = Puzzle::in_geometries(Layout::new(variant, size), cells, geometries)
+        .map_err(|e| super::puzzle_error(pos(start + 1), e))?;
+    puzzle.difficulty = comment_level(&bytes[end..]);
+    Ok(Some(puzzle))
+}
+
+/// The level a comment after the puzzle starts with (`# hard 1240`, as `generate` and the
+/// shipped collections write), so printing can show it.
+fn comment_level(rest: &[u8]) -> Option<String> {
+    const LEVELS: [&str; 5] = ["easy", "medium", "hard", "unfair", "extreme"];
+    let rest = std::str::from_utf8(rest).ok()?.trim_start();
+    let word = rest.strip_prefix('#')?.split_whitespace().next()?;
+    let word = word.to_ascii_lowercase();
+    LEVELS.contains(&word.as_str()).then_some(word)
 }
 
 /// The line format of a puzzle (`.` for empty cells).
@@ -254,6 +265,28 @@ mod tests {
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn a_level_comment_is_the_difficulty() {
+        let p = parse_line(
+            format!("{P} # Hard 1240").as_bytes(),
+            Variant::Standard,
+            "f",
+            1,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(p.difficulty.as_deref(), Some("hard"));
+        let p = parse_line(
+            format!("{P} # from a forum").as_bytes(),
+            Variant::Standard,
+            "f",
+            1,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(p.difficulty, None);
+    }
 
     #[test]
     fn reads_digits_dots_and_zeros_with_comment() {

@@ -1,0 +1,335 @@
+//! `export --format svg|pdf`: one puzzle a page, a player's position with pencil marks, or a
+//! booklet of a whole collection.
+
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::coach::marks;
+use crate::format;
+use crate::geometry::Digits;
+use crate::print::booklet::{self, Booklet, Entry};
+use crate::print::layout::{describe, puzzle_page};
+use crate::print::{pdf, svg, Fill, Page, Paper};
+use crate::progress::Progress;
+use crate::puzzle::{Puzzle, Variant};
+use crate::solver::exact;
+use clap::builder::PossibleValue;
+use clap::ValueEnum;
+use rayon::prelude::*;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+impl ValueEnum for Paper {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Paper::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}
+
+/// The options of `export --format svg|pdf`.
+#[derive(clap::Args, Debug, Default)]
+pub struct PrintArgs {
+    /// svg/pdf: the file to write (default: standard output); for an SVG of every puzzle
+    /// of a file, a folder.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// svg/pdf: which puzzle of a file of several (1-based).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub index: Option<u64>,
+    /// svg/pdf: the page size.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// svg/pdf: print a player's position: a pencil-mark grid (a file, or the grid itself)
+    /// as `play --marks` reads it. A save file given as PUZZLE prints its position too.
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
+    pub marks: Option<String>,
+    /// svg/pdf: tint jigsaw regions.
+    #[arg(long)]
+    pub tint: bool,
+    /// svg/pdf: rate puzzles whose file gives no difficulty (slow on hard puzzles).
+    #[arg(long)]
+    pub rate: bool,
+    /// pdf: a booklet of every puzzle of the file, this many a page.
+    #[arg(long, value_parser = per_page)]
+    pub per_page: Option<usize>,
+    /// pdf: add the solutions on closing pages of the booklet.
+    #[arg(long)]
+    pub solutions: bool,
+    /// svg/pdf: the title (default: the puzzle's own, else the file's name).
+    #[arg(long)]
+    pub title: Option<String>,
+}
+
+fn per_page(s: &str) -> Result<usize, String> {
+    match s {
+        "1" | "2" | "4" | "6" => s.parse().map_err(|_| String::new()),
+        _ => Err("puzzles per page are 1, 2, 4 or 6".into()),
+    }
+}
+
+fn usage(e: impl std::fmt::Display) -> i32 {
+    eprintln!("termdoku: {e}");
+    EXIT_USAGE
+}
+
+/// A puzzle to print with what is known about it.
+struct Job {
+    puzzle: Puzzle,
+    entries: Option<Vec<u8>>,
+    marks: Option<Vec<Digits>>,
+}
+
+/// A save file's game (what the player left), when `path` is one.
+fn saved_game(path: &Path) -> Option<Job> {
+    let bytes = format::read_small_file(path).ok()?;
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{' {
+        return None;
+    }
+    let (game, _, _) = crate::game::save::parse_save(&bytes).ok()?;
+    let puzzle = game.puzzle().clone();
+    let entries = game
+        .values()
+        .iter()
+        .zip(&puzzle.givens)
+        .map(|(&v, &g)| if g != 0 { 0 } else { v })
+        .collect();
+    Some(Job {
+        marks: Some(game.all_marks().to_vec()),
+        entries: Some(entries),
+        puzzle,
+    })
+}
+
+/// `termdoku export --format svg|pdf`.
+pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i32 {
+    let path = Path::new(arg);
+    let from_file = std::fs::symlink_metadata(path).is_ok();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|_| from_file);
+    let booklet = args.per_page.is_some() || args.solutions;
+    if !as_pdf && booklet {
+        return usage("--per-page and --solutions make a PDF booklet: use --format pdf");
+    }
+    if booklet && (args.marks.is_some() || args.index.is_some()) {
+        return usage(
+            "a booklet prints a whole file: --per-page/--solutions go without --marks and --index",
+        );
+    }
+    let mut jobs: Vec<Job> = Vec::new();
+    if let Some(job) = from_file.then(|| saved_game(path)).flatten() {
+        jobs.push(job);
+    } else {
+        let puzzles = if from_file {
+            format::load_file(path, variant)
+        } else {
+            format::load_puzzle(arg, variant).map(|p| vec![p])
+        };
+        match puzzles {
+            Ok(ps) if ps.is_empty() => return usage(format_args!("{arg}: no puzzles")),
+            Ok(ps) => jobs.extend(ps.into_iter().map(|puzzle| Job {
+                puzzle,
+                entries: None,
+                marks: None,
+            })),
+            Err(e) => return usage(e),
+        }
+    }
+    let count = jobs.len();
+    if let Some(i) = args.index {
+        let i = i as usize;
+        if i > count {
+            return usage(format_args!("{arg} holds {count} puzzle(s): no puzzle {i}"));
+        }
+        jobs = jobs.into_iter().skip(i - 1).take(1).collect();
+    }
+    if let Some(m) = &args.marks {
+        if jobs.len() > 1 {
+            return usage(format_args!(
+                "{arg} holds {count} puzzles: choose the one --marks belongs to with --index N"
+            ));
+        }
+        if let Some(job) = jobs.first_mut() {
+            if let Err(code) = add_marks(job, m) {
+                return code;
+            }
+        }
+    }
+    let number = args.index.unwrap_or(1);
+    let title_of = |p: &Puzzle| {
+        args.title
+            .clone()
+            .or_else(|| p.title.clone())
+            .or_else(|| match (&stem, count > 1) {
+                (Some(s), true) => Some(format!("{s} No. {number}")),
+                (Some(s), false) => Some(s.clone()),
+                (None, _) => None,
+            })
+            .unwrap_or_else(|| "termdoku puzzle".to_string())
+    };
+    if as_pdf && (booklet || jobs.len() > 1) {
+        let title = args
+            .title
+            .clone()
+            .or(stem)
+            .unwrap_or_else(|| "termdoku puzzles".into());
+        let per_page = args.per_page.unwrap_or(1);
+        return write_out(args, &make_booklet(&title, &jobs, per_page, args));
+    }
+    if jobs.len() > 1 {
+        let Some(dir) = &args.output else {
+            return usage(format_args!(
+                "{arg} holds {count} puzzles: choose one with --index N, or write one SVG each \
+                 with -o DIR"
+            ));
+        };
+        let base = args
+            .title
+            .clone()
+            .or(stem)
+            .unwrap_or_else(|| "termdoku".into());
+        return svg_folder(dir, &jobs, args, &base);
+    }
+    let Some(job) = jobs.first() else {
+        return usage(format_args!("{arg}: no puzzles"));
+    };
+    let title = title_of(&job.puzzle);
+    let page = single_page(job, &title, args);
+    if as_pdf {
+        write_out(args, &pdf::write(&[page], &title))
+    } else {
+        write_out(args, svg::write(&page, &title).as_bytes())
+    }
+}
+
+/// Reads the pencil-mark grid for the job's puzzle, as `play --marks` does.
+fn add_marks(job: &mut Job, m: &str) -> Result<(), i32> {
+    let (text, name) = if Path::new(m).is_file() {
+        let bytes = format::read_small_file(Path::new(m)).map_err(usage)?;
+        (String::from_utf8_lossy(&bytes).into_owned(), m.to_string())
+    } else {
+        (m.to_string(), "--marks".to_string())
+    };
+    let pos = marks::read_position(Some(&job.puzzle), Some((&text, &name)), None).map_err(usage)?;
+    let g = pos.grid.geometry();
+    job.marks = Some(g.cells().map(|c| pos.grid.candidates(c)).collect());
+    job.entries = Some(
+        g.cells()
+            .map(|c| {
+                if job.puzzle.givens[c] != 0 {
+                    0
+                } else {
+                    pos.grid.value(c)
+                }
+            })
+            .collect(),
+    );
+    Ok(())
+}
+
+fn difficulty(p: &Puzzle, rate: bool) -> Option<String> {
+    p.difficulty
+        .clone()
+        .or_else(|| rate.then(|| crate::solver::rate::rate(p).level.name().to_string()))
+}
+
+fn single_page(job: &Job, title: &str, args: &PrintArgs) -> Page {
+    let fill = Fill {
+        entries: job.entries.as_deref(),
+        marks: job.marks.as_deref(),
+        tint: args.tint,
+    };
+    let subtitle = describe(&job.puzzle, difficulty(&job.puzzle, args.rate).as_deref());
+    puzzle_page(args.paper, title, &subtitle, &job.puzzle, &fill)
+}
+
+fn make_booklet(title: &str, jobs: &[Job], per_page: usize, args: &PrintArgs) -> Vec<u8> {
+    let many = jobs.len() >= 100;
+    let progress = many.then(|| {
+        Progress::start(
+            if args.solutions { "solving" } else { "reading" },
+            jobs.len(),
+        )
+    });
+    // Rating and solving are the slow part: one puzzle per task.
+    let entries: Vec<Entry> = jobs
+        .par_iter()
+        .map(|j| {
+            let (solution, not_unique) = if args.solutions {
+                let s = exact::solve(&j.puzzle, 2);
+                (s.first, s.count > 1)
+            } else {
+                (None, false)
+            };
+            if let Some(p) = &progress {
+                p.add(1);
+            }
+            Entry {
+                puzzle: &j.puzzle,
+                difficulty: difficulty(&j.puzzle, args.rate),
+                solution,
+                not_unique,
+            }
+        })
+        .collect();
+    drop(progress);
+    let b = Booklet {
+        title,
+        paper: args.paper,
+        per_page,
+        solutions: args.solutions,
+        tint: args.tint,
+    };
+    let drawn = entries.len() * if args.solutions { 2 } else { 1 };
+    let progress = many.then(|| Progress::start("drawing", drawn));
+    let pages = booklet::pages(&b, &entries, &|| {
+        if let Some(p) = &progress {
+            p.add(1);
+        }
+    });
+    pdf::write(&pages, title)
+}
+
+/// One SVG per puzzle in `dir`, titled with the puzzle's own title or `base` and its number.
+fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return usage(format_args!("{}: {e}", dir.display()));
+    }
+    let width = jobs.len().to_string().len().max(3);
+    for (i, job) in jobs.iter().enumerate() {
+        let title = match (&args.title, &job.puzzle.title) {
+            (None, Some(t)) => t.clone(),
+            _ => format!("{base} No. {}", i + 1),
+        };
+        let page = single_page(job, &title, args);
+        let file = dir.join(format!("puzzle-{:0width$}.svg", i + 1));
+        if let Err(e) = std::fs::write(&file, svg::write(&page, &title)) {
+            return usage(format_args!("{}: {e}", file.display()));
+        }
+    }
+    EXIT_OK
+}
+
+fn write_out(args: &PrintArgs, bytes: &[u8]) -> i32 {
+    match &args.output {
+        Some(path) => match std::fs::write(path, bytes) {
+            Ok(()) => EXIT_OK,
+            Err(e) => usage(format_args!("{}: {e}", path.display())),
+        },
+        None => {
+            let mut out = std::io::stdout().lock();
+            if bytes.starts_with(b"%PDF") && out.is_terminal() {
+                return usage("a PDF is not for the terminal: use -o FILE or redirect the output");
+            }
+            match out.write_all(bytes).and_then(|()| out.flush()) {
+                Ok(()) => EXIT_OK,
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+                Err(e) => usage(format_args!("standard output: {e}")),
+            }
+        }
+    }
+}

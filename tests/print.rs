@@ -1,0 +1,330 @@
+//! `export --format svg|pdf` checked with real renderers: `rsvg-convert` (librsvg2-bin)
+//! reads every SVG, `pdfinfo`/`pdftoppm`/`pdftotext` (poppler-utils) every PDF. Pages are
+//! rasterised to gray PGM at a low resolution and the grid's area must hold ink. Each test
+//! skips with a notice when its tools are missing (`.ci/run` installs them).
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn bin() -> Command {
+    match std::env::var_os("TERMDOKU_BIN") {
+        Some(b) => Command::new(b),
+        None => Command::new(env!("CARGO_BIN_EXE_termdoku")),
+    }
+}
+
+fn has(tool: &str) -> bool {
+    let ok = std::process::Command::new(tool)
+        .arg("-v")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("skipped: {tool} is not installed (librsvg2-bin, poppler-utils)");
+    }
+    ok
+}
+
+fn shipped(name: &str) -> String {
+    format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One puzzle of every variant and size: the arguments after `export --format F`.
+fn variants() -> Vec<(&'static str, Vec<String>)> {
+    let one = |file: &str, extra: &[&str]| {
+        let mut v = vec![shipped(file), "--index".into(), "2".into()];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    vec![
+        ("4x4", one("standard-4x4-easy.txt", &[])),
+        ("6x6", one("standard-6x6-hard.txt", &[])),
+        ("9x9", one("standard-hard.txt", &[])),
+        ("16x16", one("standard-16x16-hard.txt", &[])),
+        ("diagonal", one("diagonal-hard.txt", &["--variant", "diagonal"])),
+        ("killer", one("killer-hard.toml", &[])),
+        ("jigsaw", one("jigsaw-hard.toml", &["--tint"])),
+        ("honeycomb", one("honeycomb-hard.txt", &["--variant", "honeycomb"])),
+    ]
+}
+
+/// A gray image: width, height, one byte a pixel (0 black, 255 white).
+struct Gray {
+    w: usize,
+    h: usize,
+    px: Vec<u8>,
+}
+
+impl Gray {
+    /// Reads a binary PGM (P5, maxval 255) as pdftoppm -gray writes it.
+    fn read(path: &Path) -> Gray {
+        let bytes = std::fs::read(path).unwrap();
+        let mut fields = Vec::new();
+        let mut i = 0;
+        while fields.len() < 4 {
+            while bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let start = i;
+            while !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            fields.push(String::from_utf8_lossy(&bytes[start..i]).into_owned());
+        }
+        assert_eq!(fields[0], "P5");
+        let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+        let px = bytes[i + 1..].to_vec();
+        assert_eq!(px.len(), w * h);
+        Gray { w, h, px }
+    }
+
+    /// Share of dark pixels in a box given in fractions of the page.
+    fn ink(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> f32 {
+        let (xa, xb) = ((x0 * self.w as f32) as usize, (x1 * self.w as f32) as usize);
+        let (ya, yb) = ((y0 * self.h as f32) as usize, (y1 * self.h as f32) as usize);
+        let mut dark = 0;
+        for y in ya..yb {
+            for x in xa..xb {
+                if self.px[y * self.w + x] < 128 {
+                    dark += 1;
+                }
+            }
+        }
+        dark as f32 / ((xb - xa) * (yb - ya)).max(1) as f32
+    }
+}
+
+/// Rasterises page `page` of a PDF at 30 dpi.
+fn raster(pdf: &Path, page: usize) -> Gray {
+    let prefix = pdf.with_extension(format!("p{page}"));
+    let out = std::process::Command::new("pdftoppm")
+        .args(["-gray", "-r", "30", "-singlefile", "-f", &page.to_string(), "-l"])
+        .arg(page.to_string())
+        .arg(pdf)
+        .arg(&prefix)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    Gray::read(&prefix.with_extension(format!("p{page}.pgm")))
+}
+
+fn pdfinfo(pdf: &Path) -> String {
+    let out = std::process::Command::new("pdfinfo").arg(pdf).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn pages(pdf: &Path) -> usize {
+    let info = pdfinfo(pdf);
+    let line = info.lines().find(|l| l.starts_with("Pages:")).unwrap();
+    line["Pages:".len()..].trim().parse().unwrap()
+}
+
+/// The page of one puzzle has ink where the grid is and none in the bottom margin.
+fn check_page(img: &Gray, what: &str) {
+    let grid = img.ink(0.1, 0.16, 0.9, 0.72);
+    assert!(grid > 0.02, "{what}: the grid's area is blank ({grid})");
+    let margin = img.ink(0.0, 0.93, 1.0, 1.0);
+    assert_eq!(margin, 0.0, "{what}: ink in the bottom margin");
+}
+
+fn run(args: &[String]) -> assert_cmd::assert::Assert {
+    bin().args(args).assert()
+}
+
+#[test]
+fn every_variant_as_svg_renders_with_librsvg() {
+    if !has("rsvg-convert") || !has("pdftoppm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in variants() {
+        let svg = dir.path().join(format!("{name}.svg"));
+        let mut a = vec!["export".into(), "--format".into(), "svg".into()];
+        a.extend(args);
+        a.extend(["-o".to_string(), svg.display().to_string()]);
+        run(&a).success();
+        // librsvg refuses malformed XML; its PDF rendering is then rasterised by poppler.
+        let pdf = dir.path().join(format!("{name}-svg.pdf"));
+        let out = std::process::Command::new("rsvg-convert")
+            .args(["-f", "pdf", "-o"])
+            .arg(&pdf)
+            .arg(&svg)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        check_page(&raster(&pdf, 1), name);
+    }
+}
+
+#[test]
+fn every_variant_as_pdf_is_one_page_with_the_grid_inked() {
+    if !has("pdfinfo") || !has("pdftoppm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in variants() {
+        let pdf = dir.path().join(format!("{name}.pdf"));
+        let mut a = vec!["export".into(), "--format".into(), "pdf".into()];
+        a.extend(args);
+        a.extend(["-o".to_string(), pdf.display().to_string()]);
+        run(&a).success();
+        let info = pdfinfo(&pdf);
+        assert!(info.contains("Pages:           1"), "{name}: {info}");
+        assert!(info.contains("(A4)"), "{name}: {info}");
+        check_page(&raster(&pdf, 1), name);
+    }
+    let letter = dir.path().join("letter.pdf");
+    run(&[
+        "export".into(),
+        "--format".into(),
+        "pdf".into(),
+        "--paper".into(),
+        "letter".into(),
+        shipped("standard-easy.txt"),
+        "--index".into(),
+        "1".into(),
+        "-o".into(),
+        letter.display().to_string(),
+    ])
+    .success();
+    assert!(pdfinfo(&letter).contains("612 x 792 pts (letter)"));
+}
+
+#[test]
+fn booklets_have_the_right_page_count_with_and_without_solutions() {
+    if !has("pdfinfo") || !has("pdftoppm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 13 puzzles: 13, 7, 4 and 3 pages of puzzles; solutions take one page (20 a page).
+    let lines: Vec<String> = std::fs::read_to_string(shipped("standard-easy.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(13)
+        .map(String::from)
+        .collect();
+    let file = dir.path().join("thirteen.txt");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    for (per_page, want) in [(1, 13), (2, 7), (4, 4), (6, 3)] {
+        for solutions in [false, true] {
+            let pdf = dir.path().join(format!("b{per_page}{solutions}.pdf"));
+            let mut a: Vec<String> = ["export", "--format", "pdf", "--per-page"]
+                .map(String::from)
+                .to_vec();
+            a.push(per_page.to_string());
+            a.push(file.display().to_string());
+            a.extend(["-o".to_string(), pdf.display().to_string()]);
+            if solutions {
+                a.push("--solutions".into());
+            }
+            run(&a).success();
+            let want = want + usize::from(solutions);
+            assert_eq!(pages(&pdf), want, "{per_page} a page, solutions {solutions}");
+            if solutions {
+                // The closing page holds 13 small solved grids: far more ink than a page
+                // of one empty-ish puzzle.
+                let img = raster(&pdf, want);
+                assert!(img.ink(0.05, 0.05, 0.95, 0.95) > 0.03);
+            }
+        }
+    }
+    // A shipped collection of [[puzzle]] tables: 30 killers, 6 a page, 20 solutions a page.
+    let pdf = dir.path().join("killers.pdf");
+    run(&[
+        "export".into(),
+        "--format".into(),
+        "pdf".into(),
+        shipped("killer-easy.toml"),
+        "--per-page".into(),
+        "6".into(),
+        "--solutions".into(),
+        "-o".into(),
+        pdf.display().to_string(),
+    ])
+    .success();
+    assert_eq!(pages(&pdf), 5 + 2);
+    let img = raster(&pdf, 1);
+    assert!(img.ink(0.1, 0.1, 0.9, 0.9) > 0.02);
+}
+
+#[test]
+fn a_title_outside_the_font_is_transliterated_in_the_pdf() {
+    if !has("pdftotext") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("t.pdf");
+    run(&[
+        "export".into(),
+        "--format".into(),
+        "pdf".into(),
+        "--title".into(),
+        "Sudoku 東京 Café".into(),
+        shipped("standard-easy.txt"),
+        "--index".into(),
+        "3".into(),
+        "-o".into(),
+        pdf.display().to_string(),
+    ])
+    .success();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Sudoku Dong Jing Café"), "{text}");
+    // The level from the file's `# easy` comment.
+    assert!(text.contains("standard 9x9 - easy"), "{text}");
+}
+
+#[test]
+fn an_svg_of_many_puzzles_needs_an_index_or_a_folder() {
+    let file = shipped("standard-6x6-easy.txt");
+    bin()
+        .args(["export", "--format", "svg", &file])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--index N").and(predicates::str::contains("-o DIR")));
+    let dir = tempfile::tempdir().unwrap();
+    let out: PathBuf = dir.path().join("svgs");
+    bin()
+        .args(["export", "--format", "svg", &file, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let n = std::fs::read_dir(&out).unwrap().count();
+    let want = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count();
+    assert_eq!(n, want);
+    bin()
+        .args(["export", "--format", "svg", "--per-page", "2", &file])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("use --format pdf"));
+}
+
+use predicates::prelude::PredicateBooleanExt;
+
+#[test]
+fn a_position_with_pencil_marks_prints_its_marks_and_entries() {
+    // r1c1 placed as 5; r1c2 with marks 1 2 3; the rest empty with no marks.
+    let puzzle = ".".repeat(81);
+    let mut cells = vec!["5".to_string(), "123".to_string()];
+    cells.extend(std::iter::repeat_n("123456789".to_string(), 79));
+    let marks = cells.join(" ");
+    let out = bin()
+        .args(["export", "--format", "svg", &puzzle, "--marks", &marks])
+        .assert()
+        .success();
+    let svg = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let texts = svg.matches("<text").count();
+    // Title, subtitle, the entry, three marks and 79 x 9 marks.
+    assert_eq!(texts, 2 + 1 + 3 + 79 * 9, "{}", &svg[..500.min(svg.len())]);
+    // The entry is drawn apart from givens: not bold, coloured.
+    assert!(svg.contains("fill=\"#1e4696\">5</text>"));
+}
