@@ -23,7 +23,7 @@ const HARMLESS: [&str; 8] = [
 ];
 
 /// f-puzzles rules and drawings termdoku does not play, with what they are.
-const UNSUPPORTED: [(&str, &str); 34] = [
+const UNSUPPORTED: [(&str, &str); 35] = [
     ("antiking", "anti-king"),
     ("antiknight", "anti-knight"),
     ("disjointgroups", "disjoint groups"),
@@ -52,6 +52,7 @@ const UNSUPPORTED: [(&str, &str); 34] = [
     ("xsum", "X-sums"),
     ("skyscraper", "skyscrapers"),
     ("entropicline", "entropic lines"),
+    ("lockout", "lockout lines"),
     (
         "negative",
         "a negative constraint (every pair without a mark is not one)",
