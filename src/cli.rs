@@ -37,7 +37,8 @@ impl Cli {
 /// The player's arguments, the same after `play` and on the bare command.
 #[derive(clap::Args, Debug, Default)]
 pub struct PlayOpts {
-    /// A puzzle file (TOML puzzle or collection, or line format) or a line-format string.
+    /// A puzzle file (line, TOML, grid or f-puzzles JSON) or the puzzle itself (a line, a
+    /// grid, or an f-puzzles or SudokuPad share link).
     pub puzzle: Option<String>,
     #[arg(long, value_enum)]
     pub variant: Option<Variant>,
@@ -81,7 +82,7 @@ pub enum Command {
     /// The full-screen player (the default with no subcommand): resumes the last game, or
     /// opens PUZZLE, or a new game of the given variant and difficulty.
     Play(PlayOpts),
-    /// Solve puzzles: one answer line per input puzzle line.
+    /// Solve puzzles: one answer line per puzzle (a grid or JSON file is one puzzle).
     Solve {
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
@@ -91,7 +92,8 @@ pub enum Command {
         /// Print the first solution found without proving uniqueness.
         #[arg(long)]
         first: bool,
-        /// A line-format file, a TOML puzzle file, or - for standard input (the default).
+        /// A puzzle file (line, TOML, grid or f-puzzles JSON), - for standard input (the
+        /// default), or the puzzle itself (a line, a grid, or a share link).
         file: Option<String>,
     },
     /// Generate puzzles with one solution, rated at the level asked for.
@@ -105,7 +107,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         position: PositionOpts,
-        /// A line-format string or a puzzle file (optional with --marks on standard 9x9).
+        /// A puzzle (a line, a grid or a share link) or a puzzle file (optional with --marks
+        /// on standard 9x9).
         #[arg(required_unless_present = "marks")]
         puzzle: Option<String>,
     },
@@ -119,7 +122,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         position: PositionOpts,
-        /// A line-format string or a puzzle file (optional with --marks on standard 9x9).
+        /// A puzzle (a line, a grid or a share link) or a puzzle file (optional with --marks
+        /// on standard 9x9).
         #[arg(required_unless_present = "marks")]
         puzzle: Option<String>,
     },
@@ -167,11 +171,12 @@ pub enum Command {
         #[arg(long, requires = "bank", default_value_t = 6000)]
         puzzles: u64,
     },
-    /// Rate puzzles: level and score per puzzle line.
+    /// Rate puzzles: level and score per puzzle.
     Rate {
         #[arg(long, value_enum, default_value = "standard")]
         variant: Variant,
-        /// A line-format file, a TOML puzzle file, or - for standard input (the default).
+        /// A puzzle file (line, TOML, grid or f-puzzles JSON), - for standard input (the
+        /// default), or the puzzle itself (a line, a grid, or a share link).
         file: Option<String>,
     },
     /// Measure solver throughput over a whole file (parsing included), or with --generate

@@ -23,7 +23,7 @@ const HARMLESS: [&str; 8] = [
 ];
 
 /// f-puzzles rules and drawings termdoku does not play, with what they are.
-const UNSUPPORTED: [(&str, &str); 34] = [
+const UNSUPPORTED: [(&str, &str); 35] = [
     ("antiking", "anti-king"),
     ("antiknight", "anti-knight"),
     ("disjointgroups", "disjoint groups"),
@@ -52,6 +52,7 @@ const UNSUPPORTED: [(&str, &str); 34] = [
     ("xsum", "X-sums"),
     ("skyscraper", "skyscrapers"),
     ("entropicline", "entropic lines"),
+    ("lockout", "lockout lines"),
     (
         "negative",
         "a negative constraint (every pair without a mark is not one)",
@@ -63,9 +64,10 @@ const UNSUPPORTED: [(&str, &str); 34] = [
     ("text", "drawn text"),
 ];
 
-/// The longest share-link payload read: far above any puzzle termdoku plays, and it bounds
-/// the work of decompressing (lz-string output can grow with the square of its input).
-pub const MAX_PAYLOAD: usize = 16 * 1024;
+/// The longest share-link payload read: ten times a 16x16 puzzle's, and it bounds the work
+/// of decompressing (lz-string output can grow with the square of its input: the worst
+/// payload of this length, a run of one character, decompresses to 8.5 million characters).
+pub const MAX_PAYLOAD: usize = 8 * 1024;
 
 /// Where errors point: inside a JSON file, or at the link an argument holds.
 enum At<'a> {
