@@ -472,7 +472,7 @@ mod tests {
         // An unknown sequence, an invalid byte, an endless parameter run.
         let mut bytes = b"\x1b[?1049h\xff7".to_vec();
         bytes.extend(b"\x1b[");
-        bytes.extend(std::iter::repeat(b'1').take(200));
+        bytes.extend(std::iter::repeat_n(b'1', 200));
         bytes.extend(b"8");
         let got = keys(&d.feed(&bytes));
         assert_eq!(got.first(), Some(&(KeyCode::Char('7'), NONE)));
