@@ -150,15 +150,15 @@ pub fn fitted_text(
     if w > max_width && w > 0.0 {
         size = (size * max_width / w).max(min_size);
     }
-    while measure(&text, size, bold) > max_width && !text.is_empty() {
-        text.pop();
-        while text.ends_with(' ') || text.ends_with('.') {
+    if measure(&text, size, bold) > max_width {
+        loop {
             text.pop();
+            text.truncate(text.trim_end_matches([' ', '.']).len());
+            if text.is_empty() || measure(&format!("{text}..."), size, bold) <= max_width {
+                break;
+            }
         }
-        if measure(&format!("{text}..."), size, bold) <= max_width {
-            text.push_str("...");
-            break;
-        }
+        text.push_str("...");
     }
     Item::Text {
         at,
