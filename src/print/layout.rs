@@ -99,6 +99,8 @@ pub struct Fill<'a> {
     pub marks: Option<&'a [Digits]>,
     /// Tint jigsaw regions.
     pub tint: bool,
+    /// Leave out killer cages (a solution grid needs only its digits).
+    pub no_cages: bool,
 }
 
 /// Pastel fills for tinted regions: light enough that black digits stay clear in gray
@@ -281,7 +283,7 @@ fn draw_square(
                     }
                 }
             }
-            HouseKind::Cage(_) => {
+            HouseKind::Cage(_) if !fill.no_cages => {
                 let k = cage_sums.len();
                 if let crate::geometry::Rule::Cage { sum } = house.rule {
                     cage_sums.push((house.cells.iter().copied().min(), sum));
@@ -414,8 +416,7 @@ fn draw_cages(
             && (c as usize) < n
             && cage[r as usize * n + c as usize] == k
     };
-    for cell in 0..n * n {
-        let k = cage[cell];
+    for (cell, &k) in cage.iter().enumerate() {
         if k == usize::MAX {
             continue;
         }
