@@ -241,6 +241,7 @@ fn single_page(job: &Job, title: &str, args: &PrintArgs) -> Page {
         entries: job.entries.as_deref(),
         marks: job.marks.as_deref(),
         tint: args.tint,
+        no_cages: false,
     };
     let subtitle = describe(&job.puzzle, difficulty(&job.puzzle, args.rate).as_deref());
     puzzle_page(args.paper, title, &subtitle, &job.puzzle, &fill)

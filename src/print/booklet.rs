@@ -156,6 +156,7 @@ pub fn pages(b: &Booklet, entries: &[Entry], tick: &dyn Fn()) -> Vec<Page> {
                     .push(fitted_text(&label, at, 8.0, 4.0, side, Anchor::Start, true));
                 let fill = Fill {
                     entries: e.solution.as_deref(),
+                    no_cages: true,
                     ..fill
                 };
                 draw_puzzle(&mut page.items, e.puzzle, &fill, gx, gy, side);

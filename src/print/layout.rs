@@ -99,6 +99,8 @@ pub struct Fill<'a> {
     pub marks: Option<&'a [Digits]>,
     /// Tint jigsaw regions.
     pub tint: bool,
+    /// Leave out killer cages (a solution grid needs only its digits).
+    pub no_cages: bool,
 }
 
 /// Pastel fills for tinted regions: light enough that black digits stay clear in gray
@@ -150,15 +152,15 @@ pub fn fitted_text(
     if w > max_width && w > 0.0 {
         size = (size * max_width / w).max(min_size);
     }
-    while measure(&text, size, bold) > max_width && !text.is_empty() {
-        text.pop();
-        while text.ends_with(' ') || text.ends_with('.') {
+    if measure(&text, size, bold) > max_width {
+        loop {
             text.pop();
+            text.truncate(text.trim_end_matches([' ', '.']).len());
+            if text.is_empty() || measure(&format!("{text}..."), size, bold) <= max_width {
+                break;
+            }
         }
-        if measure(&format!("{text}..."), size, bold) <= max_width {
-            text.push_str("...");
-            break;
-        }
+        text.push_str("...");
     }
     Item::Text {
         at,
@@ -281,7 +283,7 @@ fn draw_square(
                     }
                 }
             }
-            HouseKind::Cage(_) => {
+            HouseKind::Cage(_) if !fill.no_cages => {
                 let k = cage_sums.len();
                 if let crate::geometry::Rule::Cage { sum } = house.rule {
                     cage_sums.push((house.cells.iter().copied().min(), sum));
@@ -414,8 +416,7 @@ fn draw_cages(
             && (c as usize) < n
             && cage[r as usize * n + c as usize] == k
     };
-    for cell in 0..n * n {
-        let k = cage[cell];
+    for (cell, &k) in cage.iter().enumerate() {
         if k == usize::MAX {
             continue;
         }

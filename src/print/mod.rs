@@ -62,7 +62,7 @@ mod tests {
             let entries: Vec<u8> = digits[..n].iter().rev().map(|d| d % (max + 1)).collect();
             let marks: Vec<Digits> = marks[..n].iter().map(|&m| Digits(m) & Digits::all(max)).collect();
             let p = Puzzle::new(l, givens).unwrap();
-            let fill = Fill { entries: Some(&entries), marks: Some(&marks), tint: true };
+            let fill = Fill { entries: Some(&entries), marks: Some(&marks), tint: true, no_cages: false };
             let page = layout::puzzle_page(Paper::Letter, &title, &title, &p, &fill);
             let s = svg::write(&page, &title);
             prop_assert_eq!(s.matches("<text").count(), s.matches("</text>").count());
