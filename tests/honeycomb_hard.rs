@@ -1,0 +1,111 @@
+//! The hard honeycombs of `honeycomb/hanicue-hard.txt` against run forcing: every step keeps
+//! the solution, and no puzzle needs a guess.
+//!
+//! Plain `cargo test` checks one position where every technique before run forcing is stuck
+//! (it needed a guess before run forcing). `TERMDOKU_HONEYCOMB_STRIDE=N` also walks every
+//! N-th puzzle of the file, every step checked against the solution (N = 1 is the whole
+//! set: run it in release mode, `cargo test --release --test honeycomb_hard`).
+
+mod common;
+
+use common::folder;
+use termdoku::coach::marks::read_position;
+use termdoku::format::parse_line;
+use termdoku::puzzle::{Grid, Variant};
+use termdoku::solver::exact;
+use termdoku::solver::logic::{apply, find_first, next_step, technique, Detail, SolverMemory};
+
+/// Puzzle 4 of the file, after the 22 steps that precede its former guess.
+const PUZZLE: &str = "............................................2........46.8..7.";
+const MARKS: &str = include_str!("honeycomb_hard_marks.txt");
+
+#[test]
+fn nested_run_forcing_unlocks_a_position_that_needed_a_guess() {
+    let puzzle = parse_line(PUZZLE.as_bytes(), Variant::Honeycomb, "t", 1)
+        .expect("parses")
+        .expect("a puzzle");
+    let sol = exact::solve(&puzzle, 2).first.expect("solvable");
+    let mut lines = MARKS.lines();
+    let marks = lines.next().expect("marks line");
+    let placed = lines.next().expect("placed line");
+    let pos = read_position(
+        Some(&puzzle),
+        Some((marks, "marks")),
+        Some((placed, "placed")),
+    )
+    .expect("the position reads");
+    let info = technique("nested-run-forcing").expect("in the table");
+    let step = find_first(&pos.grid, info, Some(&sol), &mut |_| true)
+        .expect("nested run forcing finds a step where nothing else does");
+    assert!(!step.eliminations.is_empty() || !step.placements.is_empty());
+    for e in &step.eliminations {
+        assert_ne!(sol[e.cell], e.digit, "removes the true digit");
+    }
+    for p in &step.placements {
+        assert_eq!(sol[p.cell], p.digit, "places a wrong digit");
+    }
+    let g = pos.grid.geometry();
+    let text = step.explain(g, Detail::Full);
+    assert!(text.starts_with("Nested Run Forcing: "), "{text}");
+    assert!(
+        text.contains(" can hold ") && text.contains("remove"),
+        "{text}"
+    );
+}
+
+/// Walks every `TERMDOKU_HONEYCOMB_STRIDE`-th hard honeycomb (none by default), checking
+/// each step against the solution and counting guesses.
+#[test]
+fn sampled_hard_honeycombs_are_sound_and_need_no_guess() {
+    let Some(stride) = std::env::var("TERMDOKU_HONEYCOMB_STRIDE")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    else {
+        return;
+    };
+    let path = folder().join("honeycomb/hanicue-hard.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("{} is missing: skipped", path.display());
+        return;
+    };
+    let (mut n, mut guessed) = (0, Vec::new());
+    for (i, line) in text.lines().enumerate().step_by(stride) {
+        let Ok(Some(p)) = parse_line(line.as_bytes(), Variant::Honeycomb, "hard", i + 1) else {
+            continue;
+        };
+        n += 1;
+        let sol = exact::solve(&p, 1).first.expect("solvable");
+        let mut grid = Grid::from_puzzle(&p);
+        let mut memory = SolverMemory::new();
+        let mut guesses = 0;
+        while let Some(step) = next_step(&grid, Some(&sol), &mut memory) {
+            for e in &step.eliminations {
+                assert_ne!(
+                    sol[e.cell],
+                    e.digit,
+                    "line {}: {} removes the true digit",
+                    i + 1,
+                    step.id()
+                );
+            }
+            for c in &step.placements {
+                assert_eq!(
+                    sol[c.cell],
+                    c.digit,
+                    "line {}: {} places a wrong digit",
+                    i + 1,
+                    step.id()
+                );
+            }
+            guesses += usize::from(step.id() == "guess");
+            apply(&mut grid, &step);
+        }
+        assert!(grid.is_solved(), "line {} not finished", i + 1);
+        if guesses > 0 {
+            guessed.push(i + 1);
+        }
+    }
+    println!("hanicue-hard: {n} puzzles (every {stride}th), needing a guess: {guessed:?}");
+    assert!(guessed.is_empty(), "lines needing a guess: {guessed:?}");
+}
