@@ -167,6 +167,27 @@ fn case_step(
             }
         }
     }
+    // A run ruled out is the step: the line's cells lose that run's digits, and cheaper
+    // techniques take it from there (a surviving case followed with nesting may have
+    // solved much of the grid, which is no hint). What the cases agree on is the step only
+    // when no run goes, or ruling one out removes nothing.
+    if cases.iter().any(|k| k.branch.contradiction.is_some()) {
+        let line = ctx.t.house_sets[h];
+        let local: Vec<Candidate> = eliminations
+            .iter()
+            .filter(|x| {
+                line.contains(x.cell)
+                    && open
+                        .iter()
+                        .all(|b| !b.cand[x.cell].contains(x.digit) && b.value[x.cell] != x.digit)
+            })
+            .copied()
+            .collect();
+        if !local.is_empty() {
+            placements.clear();
+            eliminations = local;
+        }
+    }
     if placements.is_empty() && eliminations.is_empty() {
         return None;
     }
