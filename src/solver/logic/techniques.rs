@@ -830,14 +830,19 @@ static TABLE: &[TechniqueInfo] = &[
         )
     },
     // Run lines taken case by case (honeycomb): after every pattern, before forcing chains.
-    info(
-        "run-forcing",
-        "Run Forcing",
-        F::Forcing,
-        L::Extreme,
-        450,
-        8450,
-    ),
+    // On request only until it is fast enough for every hint (a hard honeycomb took 113 s
+    // instead of 19 s to explain with it on the path).
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "run-forcing",
+            "Run Forcing",
+            F::Forcing,
+            L::Extreme,
+            450,
+            8450,
+        )
+    },
     info(
         "forcing-chain",
         "Forcing Chain",
@@ -854,15 +859,19 @@ static TABLE: &[TechniqueInfo] = &[
         700,
         8600,
     ),
-    // Each run case nested one level: the last technique before a guess.
-    info(
-        "nested-run-forcing",
-        "Nested Run Forcing",
-        F::Forcing,
-        L::Extreme,
-        750,
-        8650,
-    ),
+    // Each run case nested one level: the last technique before a guess (on request only,
+    // as run forcing).
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "nested-run-forcing",
+            "Nested Run Forcing",
+            F::Forcing,
+            L::Extreme,
+            750,
+            8650,
+        )
+    },
     // HoDoKu 2.2 leaves templates out of its default path.
     TechniqueInfo {
         enabled: false,
