@@ -43,7 +43,6 @@ fn run_forcing_rules_out_a_run_and_names_why() {
         Some((placed, "placed")),
     )
     .expect("the position reads");
-    let mut memory = SolverMemory::new();
     // Asked for by name: run forcing is on request only for now.
     let info = technique("run-forcing").expect("in the table");
     let step = find_first(&pos.grid, info, Some(&sol), &mut |_| true).expect("a step");
