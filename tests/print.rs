@@ -96,43 +96,40 @@ impl Gray {
     }
 }
 
+/// Runs an external tool to success and returns what it printed.
+fn tool(cmd: &mut std::process::Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Rasterises page `page` of a PDF at 30 dpi.
 fn raster(pdf: &Path, page: usize) -> Gray {
     let prefix = pdf.with_extension(format!("p{page}"));
-    let out = std::process::Command::new("pdftoppm")
-        .args([
-            "-gray",
-            "-r",
-            "30",
-            "-singlefile",
-            "-f",
-            &page.to_string(),
-            "-l",
-        ])
-        .arg(page.to_string())
-        .arg(pdf)
-        .arg(&prefix)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    tool(
+        std::process::Command::new("pdftoppm")
+            .args([
+                "-gray",
+                "-r",
+                "30",
+                "-singlefile",
+                "-f",
+                &page.to_string(),
+                "-l",
+            ])
+            .arg(page.to_string())
+            .arg(pdf)
+            .arg(&prefix),
     );
     Gray::read(&prefix.with_extension(format!("p{page}.pgm")))
 }
 
 fn pdfinfo(pdf: &Path) -> String {
-    let out = std::process::Command::new("pdfinfo")
-        .arg(pdf)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    tool(std::process::Command::new("pdfinfo").arg(pdf))
 }
 
 fn pages(pdf: &Path) -> usize {
@@ -153,6 +150,16 @@ fn run(args: &[String]) -> assert_cmd::assert::Assert {
     bin().args(args).assert()
 }
 
+/// `export --format FORMAT ARGS -o DIR/NAME.FORMAT`, which must succeed; the file written.
+fn export(dir: &Path, format: &str, name: &str, args: Vec<String>) -> std::path::PathBuf {
+    let out = dir.join(format!("{name}.{format}"));
+    let mut a = vec!["export".into(), "--format".into(), format.to_string()];
+    a.extend(args);
+    a.extend(["-o".to_string(), out.display().to_string()]);
+    run(&a).success();
+    out
+}
+
 #[test]
 fn every_variant_as_svg_renders_with_librsvg() {
     if !has("rsvg-convert") || !has("pdftoppm") {
@@ -160,23 +167,14 @@ fn every_variant_as_svg_renders_with_librsvg() {
     }
     let dir = tempfile::tempdir().unwrap();
     for (name, args) in variants() {
-        let svg = dir.path().join(format!("{name}.svg"));
-        let mut a = vec!["export".into(), "--format".into(), "svg".into()];
-        a.extend(args);
-        a.extend(["-o".to_string(), svg.display().to_string()]);
-        run(&a).success();
+        let svg = export(dir.path(), "svg", name, args);
         // librsvg refuses malformed XML; its PDF rendering is then rasterised by poppler.
         let pdf = dir.path().join(format!("{name}-svg.pdf"));
-        let out = std::process::Command::new("rsvg-convert")
-            .args(["-f", "pdf", "-o"])
-            .arg(&pdf)
-            .arg(&svg)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        tool(
+            std::process::Command::new("rsvg-convert")
+                .args(["-f", "pdf", "-o"])
+                .arg(&pdf)
+                .arg(&svg),
         );
         check_page(&raster(&pdf, 1), name);
     }
@@ -189,11 +187,7 @@ fn every_variant_as_pdf_is_one_page_with_the_grid_inked() {
     }
     let dir = tempfile::tempdir().unwrap();
     for (name, args) in variants() {
-        let pdf = dir.path().join(format!("{name}.pdf"));
-        let mut a = vec!["export".into(), "--format".into(), "pdf".into()];
-        a.extend(args);
-        a.extend(["-o".to_string(), pdf.display().to_string()]);
-        run(&a).success();
+        let pdf = export(dir.path(), "pdf", name, args);
         let info = pdfinfo(&pdf);
         assert!(info.contains("Pages:           1"), "{name}: {info}");
         assert!(info.contains("(A4)"), "{name}: {info}");
@@ -298,12 +292,7 @@ fn a_title_outside_the_font_is_transliterated_in_the_pdf() {
         pdf.display().to_string(),
     ])
     .success();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = tool(std::process::Command::new("pdftotext").arg(&pdf).arg("-"));
     assert!(text.contains("Sudoku Dong Jing Café"), "{text}");
     // The level from the file's `# easy` comment.
     assert!(text.contains("standard 9x9 - easy"), "{text}");

@@ -680,14 +680,10 @@ fn search(
                         continue;
                     }
                     let loop_states = states(from_off, end);
-                    let chain = nodes_of(g, &loop_states);
-                    if !grouped || uses_group(&chain) {
-                        let elims = continuous(ctx, g, &loop_states);
-                        if !elims.is_empty() {
-                            let mut looped = chain.clone();
-                            looped.push(chain[0].clone());
-                            sink(step(info, looped, elims, Vec::new()))?;
-                        }
+                    if let Some(found) =
+                        continuous_step(ctx, g, info, &loop_states, |c| !grouped || uses_group(c))
+                    {
+                        sink(found)?;
                     }
                 }
             }
@@ -728,14 +724,10 @@ fn search(
                         .get(1)
                         .is_some_and(|&st| !g.nodes[st / 2].cells.contains(cell));
                     if loop_states.len() >= 4 && leaves && !is_lasso(g, &loop_states, cell) {
-                        let chain = nodes_of(g, &loop_states);
-                        if !grouped || uses_group(&chain) {
-                            let elims = continuous(ctx, g, &loop_states);
-                            if !elims.is_empty() {
-                                let mut looped = chain.clone();
-                                looped.push(chain[0].clone());
-                                sink(step(info, looped, elims, Vec::new()))?;
-                            }
+                        if let Some(found) = continuous_step(ctx, g, info, &loop_states, |c| {
+                            !grouped || uses_group(c)
+                        }) {
+                            sink(found)?;
                         }
                     }
                 }
@@ -743,6 +735,29 @@ fn search(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The step of a continuous loop through `loop_states` (written closed, first node last
+/// again), when it removes something and its chain is `wanted` (the grouped techniques
+/// want a group or set in it).
+fn continuous_step(
+    ctx: &Ctx,
+    g: &Graph,
+    info: &'static TechniqueInfo,
+    loop_states: &[usize],
+    wanted: impl Fn(&[ChainNode]) -> bool,
+) -> Option<Step> {
+    let chain = nodes_of(g, loop_states);
+    if !wanted(&chain) {
+        return None;
+    }
+    let elims = continuous(ctx, g, loop_states);
+    if elims.is_empty() {
+        return None;
+    }
+    let mut looped = chain.clone();
+    looped.push(chain[0].clone());
+    Some(step(info, looped, elims, Vec::new()))
 }
 
 /// Eliminations of a continuous loop (its states in order, the last linked back to the
