@@ -278,16 +278,8 @@ fn mouse(cb: u32, x: u32, y: u32, press: bool) -> Option<Event> {
     }
     let column = u16::try_from(x - 1).unwrap_or(u16::MAX);
     let row = u16::try_from(y - 1).unwrap_or(u16::MAX);
-    let mut modifiers = KeyModifiers::NONE;
-    if cb & 4 != 0 {
-        modifiers |= KeyModifiers::SHIFT;
-    }
-    if cb & 8 != 0 {
-        modifiers |= KeyModifiers::ALT;
-    }
-    if cb & 16 != 0 {
-        modifiers |= KeyModifiers::CONTROL;
-    }
+    // Shift, Alt and Ctrl sit in bits 2-4, in the order of the keys' modifier parameter.
+    let modifiers = modifier_bits(((cb >> 2) & 7) + 1);
     let button = match cb & 3 {
         0 => MouseButton::Left,
         1 => MouseButton::Middle,

@@ -12,7 +12,7 @@
 //! meets a row, column or box) need no code here: cages are houses, so
 //! [`must_appear`](super::must_appear) hands them to locked candidates and hidden subsets.
 
-use super::step::{and_list, cell_list, effect_text, house_list, house_name};
+use super::step::{cell_list, effect_text, house_list, house_name, or_list};
 use super::{elims_outside, mask, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
 use crate::solver::rules::{combinations, viable_edges};
@@ -327,7 +327,7 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
                 format!(
                     "Cage Combination: {place} ({sum} in {} cells) can only hold {}; {}",
                     cells.len(),
-                    and_list(&sets).replacen(" and ", " or ", 1),
+                    or_list(&sets),
                     effect_text(g, step)
                 )
             }

@@ -532,10 +532,10 @@ fn run_text(lows: &[u8], len: usize) -> String {
         .iter()
         .map(|&lo| format!("{}-{}", digit_char(lo), digit_char(lo + len as u8 - 1)))
         .collect();
-    match parts.len() {
-        0 => "nothing".into(),
-        1 => parts[0].clone(),
-        n => format!("{} or {}", parts[..n - 1].join(", "), parts[n - 1]),
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        crate::solver::logic::step::or_list(&parts)
     }
 }
 
@@ -553,10 +553,7 @@ fn cannot_be(g: &Geometry, step: &Step) -> String {
                 .filter(|e| e.cell == c)
                 .map(|e| digit_char(e.digit).to_string())
                 .collect();
-            let ds = match ds.len() {
-                0 | 1 => ds.concat(),
-                n => format!("{} or {}", ds[..n - 1].join(", "), ds[n - 1]),
-            };
+            let ds = crate::solver::logic::step::or_list(&ds);
             format!("{} cannot be {ds}", g.cell_name(c))
         })
         .collect();

@@ -336,6 +336,14 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// "a", "a or b", "a, b or c".
+pub fn or_list(items: &[String]) -> String {
+    match items.len() {
+        0 | 1 => items.concat(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
 pub fn house_name(g: &Geometry, h: HouseId) -> String {
     g.houses()
         .get(h)
@@ -462,10 +470,7 @@ pub fn must_hold_text(g: &Geometry, h: HouseId, digit: u8, sets: &[Digits]) -> O
             }
         })
         .collect();
-    let list = match shown.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => shown.join(""),
-    };
+    let list = or_list(&shown);
     let which = if sets.len() == 1 {
         format!("the only {what} it can still hold")
     } else {

@@ -211,14 +211,6 @@ fn case_step(
     Some(step)
 }
 
-/// `2-6`, `2-6 or 3-7`, `2-6, 3-7 or 4-8`.
-fn or_list(items: &[String]) -> String {
-    match items.len() {
-        0 | 1 => items.concat(),
-        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
 /// "Row 3 can hold 2-6, 3-7 or 4-8: with 2-6, \ line 4 can hold no run; ... so ...".
 pub(super) fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     let Pattern::RunCases {
@@ -260,7 +252,10 @@ pub(super) fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
                 .collect();
             let verdict = match left.len() {
                 1 => format!("so it holds {}, and then", left[0]),
-                _ => format!("whichever of {} it holds,", or_list(&left)),
+                _ => format!(
+                    "whichever of {} it holds,",
+                    crate::solver::logic::step::or_list(&left)
+                ),
             };
             let broken = if broken.is_empty() {
                 String::new()
@@ -270,7 +265,7 @@ pub(super) fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
             format!(
                 "{}: {name} can hold {}; {how}, {broken}{verdict} {}",
                 step.name(),
-                or_list(&all),
+                crate::solver::logic::step::or_list(&all),
                 effect_text(g, step)
             )
         }
