@@ -146,6 +146,18 @@ pub enum Command {
         #[arg(long, value_enum)]
         variant: Option<Variant>,
     },
+    /// The player as an SSH service: anyone with a key plays with `ssh -t -p PORT HOST`.
+    Serve {
+        /// The address and port to listen on.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222")]
+        listen: String,
+        /// The folder of the players' games and the host key.
+        #[arg(long, value_name = "DIR", default_value = "termdoku-data")]
+        data: PathBuf,
+        /// The host key (OpenSSH format); made (Ed25519) in the data folder if not given.
+        #[arg(long, value_name = "FILE")]
+        host_key: Option<PathBuf>,
+    },
     /// Drills: positions where a technique is the next logical step, as JSON lines.
     Drill {
         /// The technique: its name, id (any case, dashes optional) or HoDoKu code.
@@ -299,6 +311,15 @@ pub fn run(command: Command) -> i32 {
             })
         }
         Command::Train { technique, variant } => train_cli::train(technique.as_deref(), variant),
+        Command::Serve {
+            listen,
+            data,
+            host_key,
+        } => crate::serve::serve(crate::serve::ServeArgs {
+            listen,
+            data,
+            host_key,
+        }),
         Command::Solve {
             variant,
             count,

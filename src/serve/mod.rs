@@ -1,3 +1,131 @@
-//! `termdoku serve`: the player over SSH (design.md, "termdoku serve").
+//! `termdoku serve`: the player over SSH (design.md, "termdoku serve"). One process speaks
+//! SSH itself; each connection with a pty plays the same app as the local player, on a
+//! thread of its own, saved in the data folder under the key's fingerprint.
 
+pub mod console;
+pub mod host_key;
 pub mod input;
+pub mod player;
+pub mod ssh;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What `termdoku serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeArgs {
+    pub listen: String,
+    pub data: PathBuf,
+    /// The host key's file (default: `host_ed25519` in the data folder).
+    pub host_key: Option<PathBuf>,
+}
+
+/// How long the sessions have to save and go at SIGTERM.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(4);
+
+/// Runs the server until SIGTERM or SIGINT; returns the exit status.
+pub fn serve(args: ServeArgs) -> i32 {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
+    let key_path = args
+        .host_key
+        .clone()
+        .unwrap_or_else(|| args.data.join("host_ed25519"));
+    let key = match host_key::load_or_create(&key_path) {
+        Ok((key, made)) => {
+            let how = if made { "made" } else { "read" };
+            println!(
+                "termdoku serve: host key {} ({how}): {}",
+                key_path.display(),
+                host_key::fingerprint(&key)
+            );
+            key
+        }
+        Err(e) => {
+            eprintln!("termdoku: host key: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(args.data.join("players")) {
+        eprintln!("termdoku: {}: {e}", args.data.display());
+        return 2;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return 1;
+        }
+    };
+    runtime.block_on(run(args, key, stop))
+}
+
+async fn run(args: ServeArgs, key: russh::keys::PrivateKey, stop: Arc<AtomicBool>) -> i32 {
+    let listener = match tokio::net::TcpListener::bind(&args.listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("termdoku: cannot listen on {}: {e}", args.listen);
+            return 2;
+        }
+    };
+    let shared = Arc::new(ssh::Shared {
+        data: args.data.clone(),
+        sessions: player::Sessions::default(),
+    });
+    let config = Arc::new(russh::server::Config {
+        keys: vec![key],
+        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
+        auth_rejection_time: Duration::from_millis(300),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        inactivity_timeout: Some(Duration::from_secs(3600)),
+        keepalive_interval: Some(Duration::from_secs(60)),
+        nodelay: true,
+        ..Default::default()
+    });
+    if let Ok(at) = listener.local_addr() {
+        println!("termdoku serve: listening on {at}");
+    }
+    let mut server = ssh::Server {
+        shared: Arc::clone(&shared),
+    };
+    let running = russh::server::Server::run_on_socket(&mut server, config, &listener);
+    let handle = running.handle();
+    let signalled = async {
+        while !stop.load(Ordering::Relaxed) {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    // Accepting ends at a signal; the connections run on as tasks of their own.
+    tokio::select! {
+        ended = running => {
+            if let Err(e) = ended {
+                eprintln!("termdoku: serve: {e}");
+                return 1;
+            }
+        }
+        () = signalled => {}
+    }
+    tracing::info!("stopping: sessions save and end");
+    shared.sessions.shutdown.store(true, Ordering::SeqCst);
+    let start = Instant::now();
+    while shared.sessions.count() > 0 && start.elapsed() < SHUTDOWN_WAIT {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Whatever remains (a client still connecting) is disconnected.
+    handle.shutdown("server stopping".into());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    0
+}

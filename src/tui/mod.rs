@@ -441,7 +441,31 @@ struct Saver<'a> {
     warned: bool,
 }
 
-impl Saver<'_> {
+impl<'a> Saver<'a> {
+    /// A saver that has saved the game at once, so a crash before the first key still
+    /// resumes it.
+    fn start(files: &'a Files, app: &mut App) -> Saver<'a> {
+        let mut saver = Saver {
+            files,
+            writer: Writer::new(),
+            last: 0,
+            warned: false,
+        };
+        saver.save(app);
+        saver.write_records(app);
+        saver
+    }
+
+    /// Whatever ended the loop (quit, signal, a dead terminal), the game is saved, within
+    /// the second a signal allows.
+    fn finish(&mut self, app: &mut App) {
+        if !(app.quit && app.quit_prompt) {
+            self.save(app);
+        }
+        self.write_records(app);
+        self.flush(&AtomicBool::new(false), Duration::from_millis(900));
+    }
+
     fn save(&mut self, app: &mut App) {
         app.dirty = false;
         let Some(path) = &self.files.game else {
@@ -667,25 +691,29 @@ pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
     }
-    let mut saver = Saver {
-        files,
-        writer: Writer::new(),
-        last: 0,
-        warned: false,
-    };
-    // Save a new game at once, so a crash before the first key still resumes it.
-    saver.save(app);
-    saver.write_records(app);
+    let mut saver = Saver::start(files, app);
     install_panic_hook(restore_terminal);
     let mouse = app.config.display.mouse;
-    let result = with_terminal(mouse, |term| event_loop(app, term, &mut saver, &stop));
-    // Whatever ended the loop (quit, signal, a dead terminal), the game is saved, within
-    // the second a signal allows.
-    if !(app.quit && app.quit_prompt) {
-        saver.save(app);
-    }
-    saver.write_records(app);
-    saver.flush(&AtomicBool::new(false), Duration::from_millis(900));
+    let result = with_terminal(mouse, |term| {
+        event_loop(app, term, &mut LocalConsole, &mut saver, &stop)
+    });
+    saver.finish(app);
+    result
+}
+
+/// The player on a terminal other than this process's own (an SSH session): events come
+/// from `console`, the screen is drawn on `term`, and the loop ends on a quit, a hang-up
+/// or when `stop` is raised. The caller sets up and restores that terminal.
+pub fn play_on<W: Write, C: Console>(
+    app: &mut App,
+    files: &Files,
+    term: &mut Terminal<CrosstermBackend<W>>,
+    console: &mut C,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut saver = Saver::start(files, app);
+    let result = event_loop(app, term, console, &mut saver, stop);
+    saver.finish(app);
     result
 }
 
@@ -714,9 +742,10 @@ fn with_terminal<T>(
 /// when it comes: most hints take far less, and then show with no message in between.
 const HINT_WAIT: Duration = Duration::from_millis(150);
 
-fn event_loop(
+fn event_loop<W: Write, C: Console>(
     app: &mut App,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Terminal<CrosstermBackend<W>>,
+    console: &mut C,
     saver: &mut Saver,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
@@ -738,14 +767,13 @@ fn event_loop(
         if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        match wait_for_input(250) {
+        match console.wait(250) {
             Input::HangUp => return Ok(()),
             Input::Idle => {}
             Input::Ready => {
-                // Drain what crossterm has (it may hold several events from one read),
+                // Drain what the console has (it may hold several events from one read),
                 // checking for a hang-up before each call.
-                while event::poll(Duration::ZERO)? {
-                    let ev = event::read()?;
+                while let Some(ev) = console.next_event()? {
                     // The previous keystroke is on disk before this one is handled, so a
                     // kill loses at most one; a person typing never waits here, as the
                     // save finished long before the next key.
@@ -760,7 +788,7 @@ fn event_loop(
                         }
                         Event::Mouse(m) => {
                             if let Some(m) = mouse::convert(m) {
-                                let size = term.size()?;
+                                let size = console.size()?;
                                 let area =
                                     ratatui::layout::Rect::new(0, 0, size.width, size.height);
                                 redraw |= app.handle_mouse(m, area);
@@ -769,7 +797,10 @@ fn event_loop(
                             }
                         }
                         Event::Resize(..) => {
-                            term.autoresize()?;
+                            // The size the console reports now, not the event's: in a
+                            // storm of resizes only the last one matters.
+                            let size = console.size()?;
+                            term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
                             term.clear()?;
                             redraw = true;
                         }
@@ -785,9 +816,7 @@ fn event_loop(
                         term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
                         redraw = false;
                     }
-                    if app.quit
-                        || stop.load(Ordering::Relaxed)
-                        || wait_for_input(0) == Input::HangUp
+                    if app.quit || stop.load(Ordering::Relaxed) || console.wait(0) == Input::HangUp
                     {
                         break;
                     }
@@ -805,12 +834,45 @@ fn event_loop(
     }
 }
 
+/// What waiting for the player's input found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Input {
+pub enum Input {
     Ready,
     Idle,
     /// The terminal is gone (an ssh link dropped, the tmux pane closed).
     HangUp,
+}
+
+/// Where the player's events come from and how big its screen is: this process's
+/// terminal ([`LocalConsole`]) or a remote one (`serve`).
+pub trait Console {
+    /// Waits up to `ms` milliseconds for input.
+    fn wait(&mut self, ms: i32) -> Input;
+    /// The next event already received, without waiting.
+    fn next_event(&mut self) -> std::io::Result<Option<Event>>;
+    /// The screen's size now.
+    fn size(&mut self) -> std::io::Result<ratatui::layout::Size>;
+}
+
+/// This process's own terminal, through crossterm.
+struct LocalConsole;
+
+impl Console for LocalConsole {
+    fn wait(&mut self, ms: i32) -> Input {
+        wait_for_input(ms)
+    }
+
+    fn next_event(&mut self) -> std::io::Result<Option<Event>> {
+        if event::poll(Duration::ZERO)? {
+            event::read().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn size(&mut self) -> std::io::Result<ratatui::layout::Size> {
+        terminal::size().map(|(width, height)| ratatui::layout::Size { width, height })
+    }
 }
 
 /// Waits up to `ms` for terminal input with poll(2) on standard input (a terminal: `play`
