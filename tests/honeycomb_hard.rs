@@ -43,7 +43,7 @@ fn run_forcing_rules_out_a_run_and_names_why() {
         Some((placed, "placed")),
     )
     .expect("the position reads");
-    // Asked for by name: run forcing is on request only for now.
+    // Asked for by name: on the default path a cheaper technique may come first.
     let info = technique("run-forcing").expect("in the table");
     let step = find_first(&pos.grid, info, Some(&sol), &mut |_| true).expect("a step");
     assert_eq!(step.id(), "run-forcing");
@@ -98,7 +98,7 @@ fn nested_run_forcing_unlocks_a_position_that_needed_a_guess() {
 
 /// Walks every `TERMDOKU_HONEYCOMB_STRIDE`-th hard honeycomb (none by default), checking
 /// each step against the solution and counting guesses. It walks the default path, which
-/// holds run forcing only once that is on it (today on request: about 23 of 525 guess).
+/// holds run forcing but not its nested tier (too slow for a hint): some still guess.
 #[test]
 fn sampled_hard_honeycombs_are_sound_and_need_no_guess() {
     let Some(stride) = stride() else {

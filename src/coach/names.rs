@@ -12,6 +12,8 @@ pub fn occurs_in(t: &TechniqueInfo, v: Variant) -> bool {
     use Variant::*;
     match t.family {
         Family::Runs => v == Honeycomb,
+        // Run forcing takes run lines case by case.
+        Family::Forcing if t.id.ends_with("run-forcing") => v == Honeycomb,
         Family::Cages => v == Killer,
         Family::Matching => matches!(v, Killer | Honeycomb),
         Family::Uniqueness => matches!(v, Standard | Diagonal | Jigsaw),
@@ -70,6 +72,8 @@ mod tests {
     fn variant_techniques_belong_to_their_variants() {
         let t = |id| technique(id).unwrap();
         assert_eq!(variants(t("run-range")), vec![Variant::Honeycomb]);
+        assert_eq!(variants(t("run-forcing")), vec![Variant::Honeycomb]);
+        assert_eq!(variants(t("forcing-net")).len(), 5);
         assert_eq!(variants(t("cage-combination")), vec![Variant::Killer]);
         assert!(!occurs_in(t("x-wing"), Variant::Honeycomb));
         assert!(occurs_in(t("x-wing"), Variant::Killer));

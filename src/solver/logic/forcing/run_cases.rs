@@ -39,6 +39,9 @@ pub(super) fn find(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) ->
         .filter(|(n, _, _)| *n >= 2)
         .collect();
     lines.sort_by_key(|&(n, h, _)| (n, h));
+    if depths[0] >= 1 && !lines.is_empty() {
+        prime_nets(e);
+    }
     for &depth in depths {
         for (_, h, lows) in &lines {
             let mut cases: Vec<Case> = Vec::with_capacity(lows.len());
@@ -52,6 +55,29 @@ pub(super) fn find(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) ->
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The plain net of every candidate from the position, for the nested levels: a nested
+/// level then skips a candidate whose net shares no house with the case's facts, and
+/// starts the others from their known net instead of deriving it afresh (see
+/// [`Engine::nest`] and [`Engine::inner_net`]).
+fn prime_nets(e: &Engine) {
+    let ctx = e.ctx;
+    for c in ctx.empty.iter() {
+        for d in ctx.cand[c].iter() {
+            let y = c * 32 + usize::from(d);
+            let b = e.branch(fact(c, d, true), Mode::Net);
+            let broken = b.contradiction.is_some() || b.derived.len() > MAX_FACTS;
+            e.touch.borrow_mut()[y] = if broken {
+                u128::MAX
+            } else {
+                e.touched(&b.derived)
+            };
+            if !broken {
+                e.nets.borrow_mut()[y] = Some(b.derived);
+            }
+        }
+    }
 }
 
 /// The runs (lowest digits) line `h` can hold, each checked by a matching of its cells to
