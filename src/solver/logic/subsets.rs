@@ -214,7 +214,13 @@ fn hodoku_naked(
 
 fn hidden(ctx: &Ctx, info: &'static TechniqueInfo, k: usize, sink: &mut Sink) -> ControlFlow<()> {
     let mut digits: Vec<u8> = Vec::new();
-    for (h, house) in ctx.geo.houses().iter().enumerate() {
+    let order: Vec<HouseId> = if ctx.geo.is_plain_9x9() {
+        hodoku_houses(ctx)
+    } else {
+        (0..ctx.geo.houses().len()).collect()
+    };
+    for h in order {
+        let house = ctx.geo.house(h);
         let must = if house.rule == Rule::Complete {
             ctx.geo.all_digits()
         } else {
