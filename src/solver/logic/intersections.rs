@@ -17,7 +17,15 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         _ => return ControlFlow::Continue(()),
     };
     let mut must_cache = vec![None; ctx.geo.houses().len()];
+    // HoDoKu takes a house's digits in order, whatever house they point at: the steps of
+    // one base house wait here and go out by digit.
+    let mut held: Vec<(u8, Step)> = Vec::new();
+    let mut held_for = usize::MAX;
     for &(a, b, inter) in &ctx.t.overlaps {
+        if a != held_for {
+            flush(&mut held, sink)?;
+            held_for = a;
+        }
         let house = ctx.geo.house(a);
         if is_box_like(house.kind) != pointing {
             continue;
@@ -44,7 +52,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                 continue;
             }
             let cells = places.to_vec();
-            sink(
+            held.push((
+                digit,
                 Step::new(
                     info,
                     Pattern::Intersection {
@@ -66,8 +75,16 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
                     crate::geometry::Digits::single(digit),
                     Role::Defining,
                 ),
-            )?;
+            ));
         }
+    }
+    flush(&mut held, sink)
+}
+
+fn flush(held: &mut Vec<(u8, Step)>, sink: &mut Sink) -> ControlFlow<()> {
+    held.sort_by_key(|(d, _)| *d);
+    for (_, step) in held.drain(..) {
+        sink(step)?;
     }
     ControlFlow::Continue(())
 }

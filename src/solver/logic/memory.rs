@@ -6,7 +6,9 @@
 //! unbroken nested branches and the per-layout tables are pure functions of their keys, so
 //! a warm memory gives the same step as a fresh one. One part chooses steps: the nested
 //! forcing-net *breakers* remembered from earlier positions are tried first, so a warm
-//! memory may show a different (always sound) Forcing Net than a fresh one. The rater,
+//! memory may show a different (always sound) Forcing Net than a fresh one. The other part
+//! is HoDoKu's singles queues ([`SinglesQueue`]): which single comes first depends on the
+//! order in which earlier steps removed candidates. The rater,
 //! `explain` and the generator therefore start each puzzle with a fresh memory, and their
 //! output depends on the puzzle alone; the player's hint worker keeps one per game, which is
 //! what makes the later hints of a hard honeycomb fast.
@@ -17,6 +19,7 @@
 use super::nest_memory::Memory as NestMemory;
 use super::rule_memo::Memo as RuleMemo;
 use super::runs::PairMemo;
+use super::singles_queue::SinglesQueue;
 use super::Tables;
 use crate::geometry::Geometry;
 use std::cell::RefCell;
@@ -32,6 +35,7 @@ pub struct SolverMemory {
     pub(super) rules: RefCell<RuleMemo>,
     pub(super) pairs: RefCell<PairMemo>,
     pub(super) nest: RefCell<NestMemory>,
+    pub(super) singles: RefCell<SinglesQueue>,
     tables: RefCell<Vec<(Arc<Geometry>, Arc<Tables>)>>,
 }
 
@@ -41,10 +45,11 @@ impl SolverMemory {
         SolverMemory::default()
     }
 
-    /// Forgets the remembered breakers (the only part that chooses steps), keeping what
-    /// only saves time: the next step depends on the position alone.
+    /// Forgets the remembered breakers and singles queues (the parts that choose steps),
+    /// keeping what only saves time: the next step depends on the position alone.
     pub fn forget_breakers(&mut self) {
         self.nest.get_mut().forget_breakers();
+        *self.singles.get_mut() = SinglesQueue::default();
     }
 
     /// Forgets everything but the layout tables (benchmarks time a first hint with it).
@@ -52,6 +57,7 @@ impl SolverMemory {
         self.rules.get_mut().clear();
         self.pairs.get_mut().clear();
         *self.nest.get_mut() = NestMemory::default();
+        *self.singles.get_mut() = SinglesQueue::default();
     }
 
     /// The tables of a geometry, built once per layout (by identity, else by value).

@@ -21,6 +21,7 @@ mod run_rule;
 pub mod runs;
 pub mod single_digit;
 pub mod singles;
+mod singles_queue;
 pub mod step;
 pub mod subsets;
 pub mod sue_de_coq;
@@ -569,6 +570,7 @@ pub fn next_step(grid: &Grid, solution: Option<&[u8]>, memory: &mut SolverMemory
     if grid.is_solved() {
         return None;
     }
+    memory.singles.get_mut().sync(grid);
     let ctx = Ctx::new(grid, memory).with_solution(solution);
     first_in(&ctx, techniques()).or_else(|| guess(&ctx, solution?))
 }
@@ -584,6 +586,7 @@ pub fn first_step(
     if grid.is_solved() {
         return None;
     }
+    memory.singles.get_mut().sync(grid);
     first_in(&Ctx::new(grid, memory).with_solution(solution), table)
 }
 

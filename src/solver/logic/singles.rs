@@ -3,9 +3,10 @@
 //! Hidden singles look only at digits that *must* appear in the house, so they also work
 //! on consecutive-run lines and killer cages.
 
+use super::singles_queue::SinglesQueue;
 use super::step::{article, house_name, must_hold_text, open_sets};
 use super::{must_appear, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo};
-use crate::geometry::{digit_char, Digits, Geometry, Rule};
+use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -17,7 +18,21 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     }
 }
 
+/// HoDoKu's queue order first (see [`super::singles_queue`]), when the walk's queues
+/// describe this grid; the plain scan after it finds whatever the queues lack.
 fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let queued: Vec<(Cell, u8)> = queue(ctx, |q| q.naked().to_vec());
+    for (cell, digit) in queued {
+        if ctx.grid.value(cell) != 0 || !ctx.cand[cell].contains(digit) {
+            continue;
+        }
+        let full = ctx.geo.houses_of(cell).iter().copied().find(|&h| {
+            ctx.t.complete.contains(&h) && ctx.t.house_sets[h].and(ctx.empty).len() == 1
+        });
+        if let Some(h) = full {
+            sink(full_house_step(info, cell, digit, h))?;
+        }
+    }
     for &h in &ctx.t.complete {
         let empty = ctx.t.house_sets[h].and(ctx.empty);
         if empty.len() != 1 {
@@ -32,25 +47,44 @@ fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contr
         if !ctx.cand[cell].contains(digit) {
             continue;
         }
-        sink(
-            Step::new(
-                info,
-                Pattern::Single {
-                    cell,
-                    digit,
-                    house: Some(h),
-                    sets: Vec::new(),
-                },
-            )
-            .place(cell, digit)
-            .house(h, Role::Defining),
-        )?;
+        sink(full_house_step(info, cell, digit, h))?;
     }
     ControlFlow::Continue(())
 }
 
+/// What `f` reads from the walk's singles queues, or nothing when they describe another
+/// grid (a fresh memory, a variant).
+fn queue<T: Default>(ctx: &Ctx, f: impl FnOnce(&SinglesQueue) -> T) -> T {
+    let q = ctx.mem.singles.borrow();
+    if q.describes(ctx.grid) {
+        f(&q)
+    } else {
+        T::default()
+    }
+}
+
+fn full_house_step(info: &'static TechniqueInfo, cell: Cell, digit: u8, h: HouseId) -> Step {
+    Step::new(
+        info,
+        Pattern::Single {
+            cell,
+            digit,
+            house: Some(h),
+            sets: Vec::new(),
+        },
+    )
+    .place(cell, digit)
+    .house(h, Role::Defining)
+}
+
 fn naked_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    for cell in ctx.empty.iter() {
+    let queued = queue(ctx, |q| {
+        q.naked().iter().map(|&(c, _)| c).collect::<Vec<_>>()
+    });
+    for cell in queued.into_iter().chain(ctx.empty.iter()) {
+        if ctx.grid.value(cell) != 0 {
+            continue;
+        }
         if let Some(digit) = ctx.cand[cell].single_digit() {
             sink(
                 Step::new(
@@ -71,6 +105,34 @@ fn naked_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Con
 }
 
 fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    let queued: Vec<(Cell, u8)> = queue(ctx, |q| q.hidden().to_vec());
+    for (cell, digit) in queued {
+        if ctx.grid.value(cell) != 0 || !ctx.cand[cell].contains(digit) {
+            continue;
+        }
+        // The first of row, column and box where the digit has this one place, as HoDoKu.
+        let house = ctx
+            .geo
+            .houses_of(cell)
+            .iter()
+            .copied()
+            .find(|&h| ctx.t.complete.contains(&h) && ctx.where_in(h, digit).len() == 1);
+        if let Some(h) = house {
+            sink(
+                Step::new(
+                    info,
+                    Pattern::Single {
+                        cell,
+                        digit,
+                        house: Some(h),
+                        sets: Vec::new(),
+                    },
+                )
+                .place(cell, digit)
+                .house(h, Role::Defining),
+            )?;
+        }
+    }
     for (h, house) in ctx.geo.houses().iter().enumerate() {
         let must = if house.rule == Rule::Complete {
             ctx.geo.all_digits()

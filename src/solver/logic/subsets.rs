@@ -8,7 +8,7 @@ use super::step::{article, cell_list, digit_list, effect_text, house_list};
 use super::{
     combinations_while, must_appear, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, TechniqueInfo,
 };
-use crate::geometry::{Cell, Digits, Geometry, HouseId, Rule};
+use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind, Rule};
 use std::ops::ControlFlow;
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -45,6 +45,9 @@ fn naked(
     locked: bool,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    if ctx.geo.is_plain_9x9() {
+        return hodoku_naked(ctx, info, k, locked, sink);
+    }
     // One buffer for every house (this runs for most positions).
     let mut cells: Vec<Cell> = Vec::new();
     for h in 0..ctx.geo.houses().len() {
@@ -106,9 +109,118 @@ fn naked(
     ControlFlow::Continue(())
 }
 
+/// Houses in HoDoKu's search order: boxes, then rows, then columns.
+fn hodoku_houses(ctx: &Ctx) -> Vec<HouseId> {
+    let rank = |h: HouseId| match ctx.geo.house(h).kind {
+        HouseKind::Box(_) => 0,
+        HouseKind::Row(_) => 1,
+        _ => 2,
+    };
+    let mut order: Vec<HouseId> = (0..ctx.geo.houses().len()).collect();
+    order.sort_by_key(|&h| (rank(h), h));
+    order
+}
+
+/// Naked and locked subsets as HoDoKu finds them on a plain 9x9 grid: houses in its order,
+/// every house the cells share cleared, and "locked" only for a pair or triple in a box and
+/// a line that clears candidates in both the box and the line outside it (HoDoKu looks for
+/// locked subsets in boxes only, and leaves those to the locked search).
+fn hodoku_naked(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    k: usize,
+    locked: bool,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let mut cells: Vec<Cell> = Vec::new();
+    for h in hodoku_houses(ctx) {
+        let is_box = matches!(ctx.geo.house(h).kind, HouseKind::Box(_));
+        if locked && !is_box {
+            break;
+        }
+        cells.clear();
+        cells.extend(
+            ctx.t.house_sets[h]
+                .and(ctx.empty)
+                .iter()
+                .filter(|&c| (2..=k as u32).contains(&ctx.cand[c].len())),
+        );
+        let add = |m: Digits, c: Cell| Some(m | ctx.cand[c]).filter(|m| m.len() as usize <= k);
+        combinations_while(&cells, k, Digits::EMPTY, &add, &mut |combo| {
+            let digits = combo.iter().fold(Digits::EMPTY, |m, &c| m | ctx.cand[c]);
+            if digits.len() as usize != k {
+                return ControlFlow::Continue(());
+            }
+            let set = CellSet::from_cells(combo.iter().copied());
+            // Shared houses as HoDoKu lists them: row, column, box.
+            let mut houses = common_houses(ctx, set);
+            houses.sort_by_key(|&hh| match ctx.geo.house(hh).kind {
+                HouseKind::Row(_) => 0,
+                HouseKind::Column(_) => 1,
+                _ => 2,
+            });
+            let boxes: Vec<HouseId> = houses
+                .iter()
+                .copied()
+                .filter(|&hh| matches!(ctx.geo.house(hh).kind, HouseKind::Box(_)))
+                .collect();
+            let box_set = boxes
+                .first()
+                .map_or(CellSet::EMPTY, |&b| ctx.t.house_sets[b]);
+            let mut elims = Vec::new();
+            let (mut in_line, mut in_box) = (false, false);
+            for &hh in &houses {
+                let hh_is_box = boxes.contains(&hh);
+                for c in ctx.t.house_sets[hh].minus(set).and(ctx.empty).iter() {
+                    for d in ctx.cand[c].intersect(digits).iter() {
+                        let cand = super::Candidate::new(c, d);
+                        if !elims.contains(&cand) {
+                            elims.push(cand);
+                        }
+                        if hh_is_box {
+                            in_box = true;
+                        } else if !box_set.contains(c) {
+                            in_line = true;
+                        }
+                    }
+                }
+            }
+            if elims.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            let is_locked = k < 4 && in_box && in_line;
+            if is_locked != locked {
+                return ControlFlow::Continue(());
+            }
+            let mut step = Step::new(
+                info,
+                Pattern::Subset {
+                    houses: houses.clone(),
+                    cells: combo.to_vec(),
+                    digits,
+                    hidden: false,
+                },
+            )
+            .eliminate(elims)
+            .candidates(combo, digits, Role::Defining);
+            for &hh in &houses {
+                step = step.house(hh, Role::Defining);
+            }
+            sink(step)
+        })?;
+    }
+    ControlFlow::Continue(())
+}
+
 fn hidden(ctx: &Ctx, info: &'static TechniqueInfo, k: usize, sink: &mut Sink) -> ControlFlow<()> {
     let mut digits: Vec<u8> = Vec::new();
-    for (h, house) in ctx.geo.houses().iter().enumerate() {
+    let order: Vec<HouseId> = if ctx.geo.is_plain_9x9() {
+        hodoku_houses(ctx)
+    } else {
+        (0..ctx.geo.houses().len()).collect()
+    };
+    for h in order {
+        let house = ctx.geo.house(h);
         let must = if house.rule == Rule::Complete {
             ctx.geo.all_digits()
         } else {
