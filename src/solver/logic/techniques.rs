@@ -829,6 +829,18 @@ static TABLE: &[TechniqueInfo] = &[
             8400,
         )
     },
+    // HoDoKu's Kraken fish (0371, 0372): off its default path, as in HoDoKu.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "kraken-fish",
+            "Kraken Fish",
+            F::ComplexFish,
+            L::Extreme,
+            500,
+            8420,
+        )
+    },
     // Run lines taken case by case (honeycomb): after every pattern, before forcing chains.
     // On request only until it is fast enough for every hint (a hard honeycomb took 113 s
     // instead of 19 s to explain with it on the path).
@@ -968,6 +980,8 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("finned-mutant-squirmbag", "0363"),
     ("finned-mutant-whale", "0364"),
     ("finned-mutant-leviathan", "0365"),
+    ("kraken-fish", "0371"),
+    ("kraken-fish", "0372"),
     ("skyscraper", "0400"),
     ("2-string-kite", "0401"),
     ("empty-rectangle", "0402"),
