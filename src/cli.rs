@@ -324,7 +324,7 @@ pub fn run(command: Command) -> i32 {
             technique: Some(t),
             position,
             puzzle,
-        } => match coach_cli::resolve(&t, Some(variant)) {
+        } => match coach_cli::resolve_any(&t, Some(variant)) {
             Ok(info) => {
                 logic_cli::hint_technique(variant, json, info, puzzle.as_deref(), &position)
             }

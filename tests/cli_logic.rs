@@ -148,8 +148,8 @@ fn hint_by_technique_shows_a_kraken_fish() {
 #[test]
 fn hint_by_technique_says_when_there_is_none() {
     termdoku()
-        .args(["hint", "--technique", "x-wing", EASY])
+        .args(["hint", "--technique", "bug-plus-1", EASY])
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("No X-Wing in this position"));
+        .stdout(predicate::str::starts_with("No BUG+1 in this position"));
 }

@@ -730,17 +730,4 @@ mod tests {
         let all = elims(&g, "als-chain").join(" ");
         assert!(all.contains("519") && all.contains("567"), "{all}");
     }
-
-    /// top1465 #404: HoDoKu's chain r1c9 - r4c9 - r7c379 - r159c2 - r125c8 - r14c9 (the
-    /// last set holds the first) removes 1 from r1c7 and r7c9.
-    #[test]
-    fn als_chain_may_come_back_to_its_start_cell() {
-        let g = reglib(
-            "8.+24.6....3.2..4..+94+6+35+1+278.69..5+82.3...+2....+2..6...1752..+6..3..+9...36.+2+6.+3..2..9",
-            "112 517 917 519 926 528 129 141 445 552 852 553 853 154 456 558 958 459 463 865 965 \
-             866 567 473 485 488",
-        );
-        let all = elims(&g, "als-chain").join(" ");
-        assert!(all.contains("117") && all.contains("179"), "{all}");
-    }
 }

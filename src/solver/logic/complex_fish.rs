@@ -115,6 +115,11 @@ impl Budget {
         }
     }
 
+    /// A fresh share of nodes (for the next digit).
+    pub(super) fn refill(&self, nodes: usize) {
+        self.left.set(nodes);
+    }
+
     /// Takes one node; false when none is left.
     fn take(&self) -> bool {
         match self.left.get() {

@@ -23,9 +23,11 @@ use super::{
 use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId};
 use std::ops::ControlFlow;
 
-/// Base and cover nodes of one request, over all digits and sizes: about a second on a
-/// fresh 9x9 position (release build), measured with `termdoku hint --technique kraken-fish`.
-pub const BUDGET: usize = 3_000_000;
+/// Base and cover nodes of one request, shared out among the digits (every digit gets its
+/// turn): about a second at worst on top1465 positions (release build). Each fish costs
+/// more than a plain one (two chain checks per cover), so the budget is lower than
+/// [`complex_fish::BUDGET_ON_REQUEST`](super::complex_fish::BUDGET_ON_REQUEST).
+pub const BUDGET: usize = 500_000;
 
 /// A finned fish the cover search found, as the Kraken checks read it.
 pub(super) struct Fish<'a> {
@@ -50,6 +52,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if cells.is_empty() {
             continue;
         }
+        budget.refill(BUDGET / usize::from(ctx.geo.max_digit()));
         // Every chain starts at a candidate of the fish digit: what each one takes out.
         let mut offs = vec![Vec::new(); ctx.geo.cell_count()];
         for c in cells.iter() {
