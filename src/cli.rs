@@ -105,6 +105,10 @@ pub enum Command {
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Only this technique (name, id or HoDoKu code), even one off the default path
+        /// (Kraken fish, large mutant fish): its first step here, or why there is none.
+        #[arg(long, value_name = "T")]
+        technique: Option<String>,
         #[command(flatten)]
         position: PositionOpts,
         /// A puzzle (a line, a grid or a share link) or a puzzle file (optional with --marks
@@ -338,6 +342,22 @@ pub fn run(command: Command) -> i32 {
         Command::Hint {
             variant,
             json,
+            technique: Some(t),
+            position,
+            puzzle,
+        } => match coach_cli::resolve_any(&t, Some(variant)) {
+            Ok(info) => {
+                logic_cli::hint_technique(variant, json, info, puzzle.as_deref(), &position)
+            }
+            Err(e) => {
+                eprintln!("termdoku: {e}");
+                EXIT_USAGE
+            }
+        },
+        Command::Hint {
+            variant,
+            json,
+            technique: None,
             position,
             puzzle,
         } => logic_cli::hint(variant, json, puzzle.as_deref(), &position),

@@ -94,3 +94,62 @@ fn bad_puzzles_exit_1_and_bad_usage_exit_2() {
         .assert()
         .code(2);
 }
+
+/// A position on the rating path of top1465 #1 where a Kraken fish (off the default path)
+/// removes 9 from r1c6; asked for by name, `hint` shows it with its fish and chains.
+const TOP1: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+const TOP1_MARKS: &str = "4 569 1268 5789 3 15789 25 2567 5679
+1237 359 12 6 127 14579 8 2357 34579
+23678 3569 268 45789 278 45789 2345 23567 1
+1236 346 124 378 5 13678 23 9 378
+123 8 59 3479 17 13479 6 12357 357
+136 7 59 2 168 13689 345 1358 3458
+68 46 468 1 9 2 7 35 35
+5 1 3 78 678 678 9 4 2
+9 2 7 35 4 35 1 68 68";
+
+#[test]
+fn hint_by_technique_shows_a_kraken_fish() {
+    let out = termdoku()
+        .args([
+            "hint",
+            "--technique",
+            "Kraken Fish",
+            "--marks",
+            TOP1_MARKS,
+            TOP1,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Kraken Fish (type "), "{text}");
+    assert!(text.contains(" with base "), "{text}");
+    assert!(text.contains(" -> "), "{text}");
+    let out = termdoku()
+        .args([
+            "hint",
+            "--json",
+            "--technique",
+            "0371",
+            "--marks",
+            TOP1_MARKS,
+            TOP1,
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["technique"], "kraken-fish");
+    assert_eq!(v["level"], "extreme");
+    assert_eq!(v["score"], 500);
+}
+
+#[test]
+fn hint_by_technique_says_when_there_is_none() {
+    termdoku()
+        .args(["hint", "--technique", "bug-plus-1", EASY])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("No BUG+1 in this position"));
+}

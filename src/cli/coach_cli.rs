@@ -15,16 +15,23 @@ use std::time::Duration;
 
 /// The technique a user names, checked for the variant and for being tried by the solver.
 pub fn resolve(name: &str, variant: Option<Variant>) -> Result<&'static TechniqueInfo, String> {
-    let t = parse_technique(name).map_err(|e| e.to_string())?;
-    if let Some(v) = variant {
-        names::check_variant(t, v)?;
-    }
+    let t = resolve_any(name, variant)?;
     if !t.enabled {
         return Err(format!(
             "{} ({}) is switched off in the technique table: the solver never takes it, so no \
              position has it as its next step",
             t.name, t.id
         ));
+    }
+    Ok(t)
+}
+
+/// Like [`resolve`], switched-off techniques included (`hint --technique` runs them on
+/// request, as HoDoKu does for Kraken fish and the largest fish).
+pub fn resolve_any(name: &str, variant: Option<Variant>) -> Result<&'static TechniqueInfo, String> {
+    let t = parse_technique(name).map_err(|e| e.to_string())?;
+    if let Some(v) = variant {
+        names::check_variant(t, v)?;
     }
     Ok(t)
 }

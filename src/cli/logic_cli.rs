@@ -124,6 +124,50 @@ pub fn hint(
     out.finish(EXIT_OK)
 }
 
+/// `hint --technique T`: the first step of one technique, or that it has none here, or
+/// (for a bounded search that ran out) how much was searched.
+pub fn hint_technique(
+    variant: Variant,
+    json: bool,
+    info: &'static logic::TechniqueInfo,
+    arg: Option<&str>,
+    position: &super::PositionOpts,
+) -> i32 {
+    let (grid, sol) = match start(variant, arg, position) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let g = grid.geometry();
+    let mut out = Output::buffered();
+    let (step, searched) = logic::find_technique(&grid, info, Some(&sol));
+    let _ = match (step, searched) {
+        (Some(step), _) if json => out.line(step_json(&step, g)),
+        (Some(step), _) => out.line(step.explain(g, Detail::Full)),
+        (None, searched) => {
+            let text = match searched {
+                Some(s) => format!(
+                    "{}: searched {} of {} base sets; no step found within the limit",
+                    info.name, s.done, s.total
+                ),
+                None => format!("No {} in this position", info.name),
+            };
+            if json {
+                out.line(json!({
+                    "technique": info.id,
+                    "found": false,
+                    "complete": searched.is_none(),
+                    "searched": searched.map(|s| s.done),
+                    "of": searched.map(|s| s.total),
+                    "text": text,
+                }))
+            } else {
+                out.line(text)
+            }
+        }
+    };
+    out.finish(EXIT_OK)
+}
+
 pub fn explain(
     variant: Variant,
     json: bool,

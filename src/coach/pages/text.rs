@@ -782,6 +782,19 @@ pub static PAGES: &[PageText] = &[
         "Practically never by eye: seven houses at once. It is off the default path (as in HoDoKu) and found only on request.",
     ),
     p(
+        "kraken-fish",
+        "A finned fish (basic or Franken, two to four houses, at most two fins) that removes \
+         nothing by itself, joined by forcing chains to a candidate it would otherwise miss.",
+        "Either the fish holds or a fin holds the digit. Type 1: a candidate the fish without \
+         fins would remove (in a cover, outside the base) goes if every fin, set, removes it \
+         by a chain. Type 2: if the fish holds, each cover holds the digit in one of its base \
+         cells; a candidate that every such cell of one cover and every fin remove by chains \
+         goes, whatever its digit.",
+        "Find a finned fish whose fins see nothing useful; from each fin follow what placing \
+         the digit there forces, looking for one candidate all the fins take out. It is off \
+         the default path (as in HoDoKu) and found only on request, under a time limit.",
+    ),
+    p(
         "template-set",
         "A digit whose remaining templates (ways to place it once in every row, column and box) all use the same cell.",
         TEMPLATE_WHY,

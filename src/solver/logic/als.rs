@@ -61,7 +61,6 @@ pub struct Index {
 /// One link as the chain search reads it.
 #[derive(Clone, Copy)]
 struct ChainLink {
-    cells: CellSet,
     next: usize,
     rcc: Digits,
     /// The target set's digits (most chain ends are rejected on these alone).
@@ -164,7 +163,6 @@ impl Index {
             chain_start.push(chain_links.len());
             for &(next, rcc) in links[i].iter().chain(&overlapping[i]) {
                 chain_links.push(ChainLink {
-                    cells: cells[next],
                     next,
                     rcc,
                     digits: digits[next],
@@ -361,7 +359,6 @@ fn chain(
                     info,
                     &mut path,
                     len,
-                    a.cells,
                     &mut budget,
                     &mut seen,
                     sink,
@@ -403,7 +400,6 @@ fn chain_rec(
     info: &'static TechniqueInfo,
     path: &mut Vec<(usize, u8)>,
     len: usize,
-    used: CellSet,
     budget: &mut usize,
     seen: &mut Seen,
     sink: &mut Sink,
@@ -418,19 +414,14 @@ fn chain_rec(
     // Sets may overlap (as in HoDoKu): each link only needs its RCC outside the overlap
     // of its two sets, which the index guarantees.
     let candidates = &index.chain_links[index.chain_start[cur]..index.chain_start[cur + 1]];
-    for &ChainLink {
-        cells,
-        next,
-        rcc,
-        digits,
-    } in candidates
-    {
+    for &ChainLink { next, rcc, digits } in candidates {
         if *budget == 0 {
             return ControlFlow::Continue(());
         }
         *budget -= 1;
-        // A set adding no new cell only repeats the chain.
-        if cells.is_subset(used) {
+        // A set may come back to cells the chain already holds (HoDoKu's chains do, e.g.
+        // ending on a set that contains the start cell), but not appear twice.
+        if path.iter().any(|&(k, _)| k == next) {
             continue;
         }
         // The first link takes the start's digit; later ones any RCC but the last link's.
@@ -462,8 +453,7 @@ fn chain_rec(
                 }
             }
             if path.len() < len {
-                let used = used.or(cells);
-                chain_rec(ctx, index, info, path, len, used, budget, seen, sink)?;
+                chain_rec(ctx, index, info, path, len, budget, seen, sink)?;
             }
             path.pop();
         }
@@ -724,5 +714,20 @@ mod tests {
             "612 415 815 618 718 621 624 425 625 725 728 729 632 659 684 485 885 786",
         );
         assert!(elims(&g, "death-blossom").contains(&"436".to_string()));
+    }
+
+    /// top1465 #1 on its rating path: HoDoKu's five-set chain r1c7 - r4c7 - r147c2 -
+    /// r148c4 - r14c7 ends on a set holding the first two sets' cells; a search that
+    /// skipped sets inside the chain's cells missed it.
+    #[test]
+    fn als_chain_may_end_on_cells_it_already_holds() {
+        let g = reglib(
+            "4...3.....+5.6..8..........1....5..9..8....6...7.2........1+927..5+13...+94+29+2+7.+4.+1..",
+            "913 514 516 916 518 923 126 726 228 329 729 632 933 734 834 436 936 237 537 538 643 \
+             444 446 447 349 449 153 253 453 354 754 459 163 463 663 466 678 878 679 879 894 696 \
+             896 398 598 399 599",
+        );
+        let all = elims(&g, "als-chain").join(" ");
+        assert!(all.contains("519") && all.contains("567"), "{all}");
     }
 }

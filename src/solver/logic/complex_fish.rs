@@ -28,11 +28,29 @@ pub const BUDGET_ON_REQUEST: usize = 6_000_000;
 enum Kind {
     Franken,
     Mutant,
+    /// Kraken fish: basic or Franken fish (HoDoKu's default Kraken search), whose fins
+    /// leave nothing to eliminate without chains.
+    Kraken,
+}
+
+/// HoDoKu's Kraken search: fish of two to four houses, at most two fins, no endo fins.
+const KRAKEN_SIZES: std::ops::RangeInclusive<usize> = 2..=4;
+const KRAKEN_FINS: u32 = 2;
+
+/// How far a bounded search got: base sets tried (or ruled out) of all there are. Set
+/// when the on-request budget ran out before the search was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    pub done: u64,
+    pub total: u64,
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     if info.id.starts_with("siamese-") {
         return super::fish::siamese(ctx, info, sink);
+    }
+    if info.id == "kraken-fish" {
+        return super::kraken::find(ctx, info, sink);
     }
     let (n, finned, kind) = match info.id {
         "franken-x-wing" => (2, false, Kind::Franken),
@@ -57,8 +75,131 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if n + 2 > usize::from(ctx.geo.max_digit()) {
         return ControlFlow::Continue(());
     }
-    // Franken needs two line classes; the line classes and blocks come from the tables.
-    let classes: Vec<_> = ctx.t.lines.iter().map(|(c, _)| *c).collect();
+    let budget = Budget::new(if info.enabled {
+        BUDGET
+    } else {
+        BUDGET_ON_REQUEST
+    });
+    for digit in 1..=ctx.geo.max_digit() {
+        if info.enabled {
+            budget.left.set(BUDGET);
+        }
+        let shape = Shape {
+            n,
+            finned,
+            kind,
+            max_fins: MAX_FINS,
+            max_endo: MAX_ENDO,
+        };
+        search_digit(ctx, info, digit, shape, &budget, None, sink)?;
+    }
+    budget.report(ctx);
+    ControlFlow::Continue(())
+}
+
+/// A search's node budget and how many base sets it got through.
+pub(super) struct Budget {
+    left: std::cell::Cell<usize>,
+    done: std::cell::Cell<u64>,
+    total: std::cell::Cell<u64>,
+    ran_out: std::cell::Cell<bool>,
+}
+
+impl Budget {
+    pub(super) fn new(nodes: usize) -> Budget {
+        Budget {
+            left: std::cell::Cell::new(nodes),
+            done: std::cell::Cell::new(0),
+            total: std::cell::Cell::new(0),
+            ran_out: std::cell::Cell::new(false),
+        }
+    }
+
+    /// A fresh share of nodes (for the next digit).
+    pub(super) fn refill(&self, nodes: usize) {
+        self.left.set(nodes);
+    }
+
+    /// Takes one node; false when none is left.
+    fn take(&self) -> bool {
+        match self.left.get() {
+            0 => {
+                self.ran_out.set(true);
+                false
+            }
+            b => {
+                self.left.set(b - 1);
+                true
+            }
+        }
+    }
+
+    /// Tells the position's cache how far the search got, when it did not finish.
+    pub(super) fn report(&self, ctx: &Ctx) {
+        if self.ran_out.get() {
+            ctx.cache.searched.set(Some(Searched {
+                done: self.done.get().min(self.total.get()),
+                total: self.total.get(),
+            }));
+        }
+    }
+}
+
+/// `k`-subsets of `n` items (saturating).
+fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k) as u64;
+    let mut r: u64 = 1;
+    for i in 0..k {
+        r = r.saturating_mul(n as u64 - i) / (i + 1);
+    }
+    r
+}
+
+/// What fish a search looks for.
+#[derive(Clone, Copy)]
+pub(super) struct Shape {
+    n: usize,
+    finned: bool,
+    kind: Kind,
+    max_fins: u32,
+    max_endo: u32,
+}
+
+impl Shape {
+    /// Kraken fish of `n` houses.
+    pub(super) fn kraken(n: usize) -> Shape {
+        Shape {
+            n,
+            finned: true,
+            kind: Kind::Kraken,
+            max_fins: KRAKEN_FINS,
+            max_endo: 0,
+        }
+    }
+
+    pub(super) fn sizes() -> std::ops::RangeInclusive<usize> {
+        KRAKEN_SIZES
+    }
+}
+
+/// Every fish of one digit and shape; `offs` (Kraken only): per cell holding the digit, the
+/// cells each digit leaves when that candidate is set (forcing chains).
+pub(super) fn search_digit(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    shape: Shape,
+    budget: &Budget,
+    offs: Option<&[Vec<CellSet>]>,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let all = ctx.digit[usize::from(digit)];
+    if all.is_empty() {
+        return ControlFlow::Continue(());
+    }
     let blocks: Vec<HouseId> = ctx
         .t
         .complete
@@ -66,67 +207,65 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         .copied()
         .filter(|&h| ctx.t.line_class[h].is_none())
         .collect();
-    let budget = std::cell::Cell::new(BUDGET_ON_REQUEST);
-    for digit in 1..=ctx.geo.max_digit() {
-        if info.enabled {
-            budget.set(BUDGET);
-        }
-        let all = ctx.digit[usize::from(digit)];
-        if all.is_empty() {
-            continue;
-        }
-        let useful = |h: &HouseId| !ctx.where_in(*h, digit).is_empty();
-        // The digit's candidates per house, looked up at every node of the cover search.
-        let cands: Vec<CellSet> = ctx.t.house_sets.iter().map(|s| s.and(all)).collect();
-        let pools: Vec<(Vec<HouseId>, Vec<HouseId>)> = match kind {
-            Kind::Franken => {
-                let mut v = Vec::new();
-                for (i, (_, a)) in ctx.t.lines.iter().enumerate() {
-                    for (j, (_, b)) in ctx.t.lines.iter().enumerate() {
-                        if i != j {
-                            let base = a.iter().chain(&blocks).copied().filter(useful).collect();
-                            let cover = b.iter().chain(&blocks).copied().filter(useful).collect();
-                            v.push((base, cover));
-                        }
+    let useful = |h: &HouseId| !ctx.where_in(*h, digit).is_empty();
+    // The digit's candidates per house, looked up at every node of the cover search.
+    let cands: Vec<CellSet> = ctx.t.house_sets.iter().map(|s| s.and(all)).collect();
+    // Franken needs two line classes; the line classes and blocks come from the tables.
+    let pools: Vec<(Vec<HouseId>, Vec<HouseId>)> = match shape.kind {
+        Kind::Franken | Kind::Kraken => {
+            let mut v = Vec::new();
+            for (i, (_, a)) in ctx.t.lines.iter().enumerate() {
+                for (j, (_, b)) in ctx.t.lines.iter().enumerate() {
+                    if i != j {
+                        let base = a.iter().chain(&blocks).copied().filter(useful).collect();
+                        let cover = b.iter().chain(&blocks).copied().filter(useful).collect();
+                        v.push((base, cover));
                     }
                 }
-                v
             }
-            Kind::Mutant => {
-                let every: Vec<HouseId> = ctx.t.complete.iter().copied().filter(useful).collect();
-                vec![(every.clone(), every)]
-            }
-        };
-        let _ = &classes;
-        let mut in_pool = vec![false; ctx.t.house_sets.len()];
-        for (base_pool, cover_pool) in &pools {
-            in_pool.iter_mut().for_each(|x| *x = false);
-            for &h in cover_pool {
-                in_pool[h] = true;
-            }
-            let s = Search {
-                ctx,
-                info,
-                digit,
-                n,
-                finned,
-                kind,
-                all,
-                in_pool: &in_pool,
-                cands: &cands,
-                blocks: &blocks,
-                budget: &budget,
-            };
-            let mut base = Vec::with_capacity(n);
-            s.bases(
-                base_pool,
-                0,
-                &mut base,
-                CellSet::EMPTY,
-                CellSet::EMPTY,
-                sink,
-            )?;
+            v
         }
+        Kind::Mutant => {
+            let every: Vec<HouseId> = ctx.t.complete.iter().copied().filter(useful).collect();
+            vec![(every.clone(), every)]
+        }
+    };
+    for (base_pool, _) in &pools {
+        let t = budget.total.get();
+        budget
+            .total
+            .set(t.saturating_add(binomial(base_pool.len(), shape.n)));
+    }
+    let mut in_pool = vec![false; ctx.t.house_sets.len()];
+    for (base_pool, cover_pool) in &pools {
+        in_pool.iter_mut().for_each(|x| *x = false);
+        for &h in cover_pool {
+            in_pool[h] = true;
+        }
+        let s = Search {
+            ctx,
+            info,
+            digit,
+            n: shape.n,
+            finned: shape.finned,
+            kind: shape.kind,
+            max_fins: shape.max_fins,
+            max_endo: shape.max_endo,
+            all,
+            in_pool: &in_pool,
+            cands: &cands,
+            budget,
+            offs,
+        };
+        let mut base = Vec::with_capacity(shape.n);
+        s.bases(
+            base_pool,
+            0,
+            &mut base,
+            CellSet::EMPTY,
+            CellSet::EMPTY,
+            sink,
+        )?;
     }
     ControlFlow::Continue(())
 }
@@ -146,12 +285,14 @@ struct Search<'a, 'c> {
     n: usize,
     finned: bool,
     kind: Kind,
+    max_fins: u32,
+    max_endo: u32,
     all: CellSet,
     /// Cover pool membership by house id.
     in_pool: &'a [bool],
     cands: &'a [CellSet],
-    blocks: &'a [HouseId],
-    budget: &'a std::cell::Cell<usize>,
+    budget: &'a Budget,
+    offs: Option<&'a [Vec<CellSet>]>,
 }
 
 impl Search<'_, '_> {
@@ -176,27 +317,37 @@ impl Search<'_, '_> {
                 seen = seen.and(self.ctx.t.peers[c]);
             }
             let fins = Fins { set: endo, seen };
-            return self.covers(base, union, endo, &mut covers, CellSet::EMPTY, fins, sink);
+            let r = self.covers(base, union, endo, &mut covers, CellSet::EMPTY, fins, sink);
+            if !self.budget.ran_out.get() {
+                self.budget.done.set(self.budget.done.get() + 1);
+            }
+            return r;
         }
+        // Base sets below a choice ruled out count as searched.
+        let left = self.n - base.len() - 1;
+        let skipped = |i: usize| binomial(pool.len() - i - 1, left);
         for i in from..pool.len() {
             // Base choices count against the budget too: with five to seven bases they are
             // most of the work.
-            match self.budget.get() {
-                0 => return ControlFlow::Continue(()),
-                b => self.budget.set(b - 1),
+            if !self.budget.take() {
+                return ControlFlow::Continue(());
             }
             let h = pool[i];
             let c = self.cands(h);
             let e = endo.or(union.and(c));
-            if e.len() > if self.finned { MAX_ENDO } else { 0 } {
+            let max_endo = if self.finned { self.max_endo } else { 0 };
+            if e.len() > max_endo {
+                self.budget.done.set(self.budget.done.get() + skipped(i));
                 continue;
             }
-            if !e.is_empty() {
+            // Kraken fish eliminate where the fins need not be seen: no pruning on sight.
+            if !e.is_empty() && self.kind != Kind::Kraken {
                 let mut seen = self.all.minus(union.or(c));
                 for f in e.iter() {
                     seen = seen.and(self.ctx.t.peers[f]);
                 }
                 if seen.is_empty() {
+                    self.budget.done.set(self.budget.done.get() + skipped(i));
                     continue;
                 }
             }
@@ -221,9 +372,8 @@ impl Search<'_, '_> {
         sink: &mut Sink,
     ) -> ControlFlow<()> {
         let fins = fin.set;
-        match self.budget.get() {
-            0 => return ControlFlow::Continue(()),
-            b => self.budget.set(b - 1),
+        if !self.budget.take() {
+            return ControlFlow::Continue(());
         }
         let open = union.minus(covered).minus(fins).first();
         let Some(x) = open else {
@@ -249,13 +399,13 @@ impl Search<'_, '_> {
                 covers.pop();
             }
         }
-        if self.finned && fins.len() < MAX_FINS {
+        if self.finned && fins.len() < self.max_fins {
             let mut f = fins;
             f.insert(x);
             // Targets (outside the base; cannibal ones are left out here) must see every
-            // fin: stop as soon as no candidate does.
+            // fin: stop as soon as no candidate does (Kraken fish link them by chains).
             let seen = fin.seen.and(self.ctx.t.peers[x]);
-            if !seen.is_empty() {
+            if !seen.is_empty() || self.kind == Kind::Kraken {
                 let next = Fins { set: f, seen };
                 self.covers(base, union, endo, covers, covered, next, sink)?;
             }
@@ -288,6 +438,22 @@ impl Search<'_, '_> {
         let mut targets = covered.minus(union).or(twice.and(union).minus(fins));
         for f in fins.iter() {
             targets = targets.and(self.ctx.t.peers[f]);
+        }
+        if let Some(offs) = self.offs {
+            // A Kraken fish is a finned fish with nothing to eliminate by itself.
+            if !targets.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            let fish = super::kraken::Fish {
+                digit: self.digit,
+                base,
+                covers,
+                union,
+                fins,
+                twice: twice.and(union),
+                cands: self.cands,
+            };
+            return super::kraken::at_fish(self.ctx, self.info, &fish, offs, sink);
         }
         if targets.is_empty() {
             return ControlFlow::Continue(());
@@ -337,7 +503,6 @@ impl Search<'_, '_> {
             }
             (cls, block)
         };
-        let _ = self.blocks;
         let (bc, bb) = class_of(base);
         let (cc, cb) = class_of(covers);
         let mixed = matches!(bc, Some(None)) || matches!(cc, Some(None));
@@ -345,6 +510,8 @@ impl Search<'_, '_> {
         let franken = !mixed && !same && (bb || cb);
         match self.kind {
             Kind::Franken => franken,
+            // Basic or Franken (the pools allow nothing else).
+            Kind::Kraken => !mixed && !same,
             Kind::Mutant => {
                 let basic = !bb && !cb && !mixed && !same;
                 !franken && !basic

@@ -612,6 +612,9 @@ fn make(
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    if matches!(step.pattern, Pattern::Kraken { .. }) {
+        return super::kraken::explain(step, g, detail);
+    }
     let Pattern::Fish {
         digit,
         base,

@@ -13,6 +13,7 @@ pub mod complex_fish;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
+pub mod kraken;
 pub mod matching;
 mod memory;
 mod nest_memory;
@@ -333,6 +334,9 @@ pub(crate) struct Cache {
     pub als: std::cell::OnceCell<Arc<als::Index>>,
     /// Houses with the digits each must still hold (see [`Ctx::strong_houses`]).
     pub strong_houses: std::cell::OnceCell<Vec<(HouseId, Digits)>>,
+    /// Set by a bounded on-request search (large complex fish, Kraken fish) whose budget
+    /// ran out: how far it got, so the answer can say it is incomplete.
+    pub searched: std::cell::Cell<Option<complex_fish::Searched>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -659,6 +663,32 @@ pub fn find_first(
         }
     });
     found
+}
+
+/// The first useful step of one technique (enabled or not), with a fresh memory, and, when
+/// it found none and its bounded search ran out, how far that search got.
+pub fn find_technique(
+    grid: &Grid,
+    info: &'static TechniqueInfo,
+    solution: Option<&[u8]>,
+) -> (Option<Step>, Option<complex_fish::Searched>) {
+    let memory = SolverMemory::new();
+    let ctx = Ctx::new(grid, &memory).with_solution(solution);
+    let mut found = None;
+    let _ = find_with(&ctx, info, &mut |s: Step| {
+        if useful(grid, &s) {
+            found = Some(s);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let searched = if found.is_none() {
+        ctx.cache.searched.get()
+    } else {
+        None
+    };
+    (found, searched)
 }
 
 /// All steps of one technique in the current grid (tests, training mode), with a fresh

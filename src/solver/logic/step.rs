@@ -172,6 +172,21 @@ pub enum Pattern {
         /// Why the grid broke, for a chain that ends in a contradiction.
         broken: Option<String>,
     },
+    /// A Kraken fish: a finned fish (`name` says which) that eliminates nothing by itself,
+    /// and per fin (type 1) or per fin and base candidate of one cover (type 2) the forcing
+    /// chain to the eliminated candidate; `rules` as for `Forcing`.
+    Kraken {
+        digit: u8,
+        base: Vec<HouseId>,
+        cover: Vec<HouseId>,
+        fins: Vec<Cell>,
+        name: String,
+        /// 1 or 2 (HoDoKu's Kraken types); for type 2, the cover whose candidates start.
+        kind: u8,
+        from_cover: Option<HouseId>,
+        chains: Vec<Vec<ChainNode>>,
+        rules: Vec<Vec<Option<Because>>>,
+    },
     /// Almost locked sets and the restricted common digits that join them.
     Als {
         sets: Vec<(Vec<Cell>, Digits)>,

@@ -829,6 +829,18 @@ static TABLE: &[TechniqueInfo] = &[
             8400,
         )
     },
+    // HoDoKu's Kraken fish (0371, 0372): off its default path, as in HoDoKu.
+    TechniqueInfo {
+        enabled: false,
+        ..info(
+            "kraken-fish",
+            "Kraken Fish",
+            F::ComplexFish,
+            L::Extreme,
+            500,
+            8420,
+        )
+    },
     // Run lines taken case by case (honeycomb): after every pattern, before forcing chains.
     // About 1 ms a search on a hard honeycomb (a plain net per run of each line).
     info(
@@ -965,6 +977,8 @@ static HODOKU_CODES: &[(&str, &str)] = &[
     ("finned-mutant-squirmbag", "0363"),
     ("finned-mutant-whale", "0364"),
     ("finned-mutant-leviathan", "0365"),
+    ("kraken-fish", "0371"),
+    ("kraken-fish", "0372"),
     ("skyscraper", "0400"),
     ("2-string-kite", "0401"),
     ("empty-rectangle", "0402"),

@@ -73,6 +73,7 @@ impl<'a> Engine<'a> {
             complete,
             special,
             special_of,
+            cell_links: false,
             memo: Default::default(),
             start_cand: &ctx.cand,
             house_bits: (ctx.geo.houses().len() <= 128).then(|| {
@@ -197,6 +198,13 @@ impl<'a> Engine<'a> {
                 for e in b.cand[c].iter() {
                     if e != d {
                         self.derive(b, fact(c, e, false), f, queue);
+                        let x = fact(c, e, false);
+                        if self.cell_links && b.parent[x as usize] == UNSET {
+                            // The cell is placed, so `derive` kept no fact: record it.
+                            b.parent[x as usize] = f;
+                            b.derived.push(x);
+                            queue.push(x);
+                        }
                     }
                 }
                 b.cand[c] = Digits::single(d);

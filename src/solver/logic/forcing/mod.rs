@@ -178,6 +178,9 @@ pub(super) struct Engine<'a> {
     memo: std::cell::RefCell<std::collections::HashMap<(Fact, HouseId), Vec<Effect>>>,
     /// Per cell, the houses it lies in, as bits (None over 128 houses).
     house_bits: Option<Vec<u128>>,
+    /// Chains for Kraken fish: a placement also records its cell's other candidates as
+    /// gone, so a hidden single can follow from them (HoDoKu's `r1c1=5 -> r1c1<>4 -> r1c2=4`).
+    cell_links: bool,
     /// Per candidate (`cell * 32 + digit`), the houses its plain net from the start
     /// touched (all bits until that net is known): see [`Engine::nest`].
     touch: std::cell::RefCell<Vec<u128>>,
@@ -230,5 +233,45 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
         ControlFlow::Continue(())
+    }
+}
+
+/// What single assumptions imply by forcing chains (single-premise inferences only), for
+/// Kraken fish, whose fins and base candidates are linked to a target by such chains.
+pub(super) struct ChainImplications<'a>(Engine<'a>);
+
+impl<'a> ChainImplications<'a> {
+    pub(super) fn new(ctx: &'a Ctx<'a>) -> ChainImplications<'a> {
+        let mut e = Engine::new(ctx);
+        e.cell_links = true;
+        ChainImplications(e)
+    }
+
+    /// Per digit (index 0 unused), the cells that lose it when `x` is set.
+    pub(super) fn offs(&self, x: Candidate) -> Vec<CellSet> {
+        let b = self.0.branch(fact(x.cell, x.digit, true), Mode::Chain);
+        let mut out = vec![CellSet::EMPTY; usize::from(self.0.ctx.geo.max_digit()) + 1];
+        for &f in &b.derived {
+            let (c, d, on) = unfact(f);
+            if let (false, Some(s)) = (on, out.get_mut(usize::from(d))) {
+                s.insert(c);
+            }
+        }
+        out
+    }
+
+    /// The chain from `x` set to `y` gone, with the run or cage of each node's inference
+    /// (empty when `x` does not reach it).
+    pub(super) fn chain(
+        &self,
+        x: Candidate,
+        y: Candidate,
+    ) -> (Vec<ChainNode>, Vec<Option<Because>>) {
+        let b = self.0.branch(fact(x.cell, x.digit, true), Mode::Chain);
+        let f = fact(y.cell, y.digit, false);
+        if b.parent.get(f as usize).is_none_or(|&p| p == UNSET) {
+            return (Vec::new(), Vec::new());
+        }
+        self.0.trace_rules(&b, f)
     }
 }
