@@ -17,7 +17,7 @@ fn hint_prints_one_step() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "Hidden Single: in row 7, 4 can only go in r7c7",
+            "Hidden Single: in row 9, 7 can only go in r9c3",
         ));
 }
 
@@ -31,8 +31,8 @@ fn hint_json_is_one_object() {
     assert_eq!(v["technique"], "hidden-single");
     assert_eq!(v["level"], "easy");
     assert_eq!(v["score"], 14);
-    assert_eq!(v["placements"][0]["cell"], "r7c7");
-    assert_eq!(v["houses"][0], "row 7");
+    assert_eq!(v["placements"][0]["cell"], "r9c3");
+    assert_eq!(v["houses"][0], "row 9");
 }
 
 #[test]
