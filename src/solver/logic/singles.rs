@@ -30,7 +30,7 @@ fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contr
             ctx.t.complete.contains(&h) && ctx.t.house_sets[h].and(ctx.empty).len() == 1
         });
         if let Some(h) = full {
-            sink(full_house_step(info, cell, digit, h))?;
+            sink(house_single_step(info, cell, digit, h))?;
         }
     }
     for &h in &ctx.t.complete {
@@ -47,7 +47,7 @@ fn full_house(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contr
         if !ctx.cand[cell].contains(digit) {
             continue;
         }
-        sink(full_house_step(info, cell, digit, h))?;
+        sink(house_single_step(info, cell, digit, h))?;
     }
     ControlFlow::Continue(())
 }
@@ -63,7 +63,8 @@ fn queue<T: Default>(ctx: &Ctx, f: impl FnOnce(&SinglesQueue) -> T) -> T {
     }
 }
 
-fn full_house_step(info: &'static TechniqueInfo, cell: Cell, digit: u8, h: HouseId) -> Step {
+/// A single that one house forces: a full house or a hidden single.
+fn house_single_step(info: &'static TechniqueInfo, cell: Cell, digit: u8, h: HouseId) -> Step {
     Step::new(
         info,
         Pattern::Single {
@@ -118,19 +119,7 @@ fn hidden_single(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Co
             .copied()
             .find(|&h| ctx.t.complete.contains(&h) && ctx.where_in(h, digit).len() == 1);
         if let Some(h) = house {
-            sink(
-                Step::new(
-                    info,
-                    Pattern::Single {
-                        cell,
-                        digit,
-                        house: Some(h),
-                        sets: Vec::new(),
-                    },
-                )
-                .place(cell, digit)
-                .house(h, Role::Defining),
-            )?;
+            sink(house_single_step(info, cell, digit, h))?;
         }
     }
     for (h, house) in ctx.geo.houses().iter().enumerate() {
