@@ -231,6 +231,10 @@ pub enum Command {
         /// With --generate: print each row's clue-count histogram.
         #[arg(long, requires = "generate")]
         givens: bool,
+        /// With --generate: the grid size (4, 6, 9 or 16; default 9). Variants that are not
+        /// generated at that size, or levels it cannot reach, get a row saying so.
+        #[arg(long = "size", requires = "generate", value_parser = values::grid_size)]
+        gen_size: Option<usize>,
         /// With --logic: also list the N slowest hints (puzzle, step, technique).
         #[arg(long, requires = "logic", default_value_t = 0)]
         slowest: usize,
@@ -408,12 +412,24 @@ pub fn run(command: Command) -> i32 {
             seed,
             budget,
             givens,
+            gen_size,
             ..
         } => {
             let levels = difficulty.map_or_else(|| Level::ALL.to_vec(), |l| vec![l]);
+            let size = gen_size.unwrap_or(9);
+            // At another size only the variants that have one: honeycomb is fixed and the
+            // diagonal rule is defined for 9x9.
+            let variants = variant.map_or_else(
+                || match size {
+                    9 => Variant::ALL.to_vec(),
+                    _ => vec![Variant::Standard, Variant::Jigsaw, Variant::Killer],
+                },
+                |v| vec![v],
+            );
             gen_bench::run(&gen_bench::GenBench {
-                variants: variant.map_or_else(|| Variant::ALL.to_vec(), |v| vec![v]),
+                variants,
                 levels,
+                size,
                 count: count.unwrap_or(100),
                 seed,
                 budget,

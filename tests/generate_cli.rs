@@ -90,3 +90,41 @@ fn bench_generate_prints_a_row_per_level() {
         .assert()
         .code(2);
 }
+
+/// `bench --generate --size N` times puzzles of that size (the clue counts show it: a 4x4
+/// puzzle has at most 16 givens) and names the levels the size cannot reach instead of
+/// searching for them.
+#[test]
+fn bench_generate_times_other_sizes_and_skips_unreachable_levels() {
+    let out = Command::cargo_bin("termdoku")
+        .unwrap()
+        .args(["bench", "--generate", "--size", "4", "--count", "3"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.lines().next().unwrap_or("").contains("4x4"), "{text}");
+    let easy = text
+        .lines()
+        .find(|l| l.starts_with("standard") && l.contains("easy"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let range = easy
+        .split("givens ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let (lo, hi) = range
+        .trim()
+        .split_once('-')
+        .unwrap_or_else(|| panic!("{text}"));
+    let hi = hi.split_whitespace().next().unwrap_or("");
+    let (lo, hi): (usize, usize) = (lo.parse().unwrap(), hi.parse().unwrap());
+    assert!(0 < lo && lo <= hi && hi < 16, "{text}");
+    let extreme = text
+        .lines()
+        .find(|l| l.starts_with("standard") && l.contains("extreme"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(extreme.contains("skipped"), "{text}");
+    assert!(!text.contains("diagonal"), "{text}");
+}

@@ -1,6 +1,7 @@
 //! `termdoku bench --generate`: generator speed per variant and level, as CPU time per
 //! puzzle (the thread's own clock, so other processes on a shared machine barely move it).
 
+use super::gen_limits;
 use super::output::Output;
 use super::EXIT_OK;
 use crate::generate::{Generator, Level, Options};
@@ -11,6 +12,8 @@ use std::time::Duration;
 pub struct GenBench {
     pub variants: Vec<Variant>,
     pub levels: Vec<Level>,
+    /// Grid size (9 unless asked).
+    pub size: usize,
     pub count: u64,
     pub seed: u64,
     /// CPU seconds per row after which the row stops early (slow levels).
@@ -33,15 +36,21 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
 pub fn run(b: &GenBench) -> i32 {
     let mut out = Output::per_line();
     let _ = out.line(format_args!(
-        "generator CPU time per puzzle (seed {}, up to {} puzzles or {:.0} CPU s per row)",
-        b.seed, b.count, b.budget
+        "generator CPU time per puzzle ({}x{}, seed {}, up to {} puzzles or {:.0} CPU s per row)",
+        b.size, b.size, b.seed, b.count, b.budget
     ));
     for &v in &b.variants {
         for &level in &b.levels {
             if out.closed() {
                 return out.finish(EXIT_OK);
             }
-            let gen = match Generator::new(Options::new(v, level), b.seed) {
+            if let Some(why) = gen_limits::unsupported(v, b.size, level) {
+                let _ = out.line(format_args!("{v:<9} {:<7} skipped: {why}", level.name()));
+                continue;
+            }
+            let mut opts = Options::new(v, level);
+            opts.size = b.size;
+            let gen = match Generator::new(opts, b.seed) {
                 Ok(g) => g,
                 Err(e) => {
                     let _ = out.line(format_args!("{v:<9} {:<7} {e}", level.name()));
