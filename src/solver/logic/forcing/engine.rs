@@ -327,7 +327,7 @@ impl<'a> Engine<'a> {
         };
         let cells = &self.ctx.geo.house(h).cells;
         // One borrow per lookup and per insert: computing a result asks no rule.
-        let hit = self.ctx.mem.rules.borrow().get(sp.sig, masks);
+        let hit = self.ctx.mem.rules.borrow_mut().lookup(sp.sig, masks);
         let r = hit.unwrap_or_else(|| {
             // Runs of up to 8 cells: one pass over all their windows (measured: 0.27-0.7 µs
             // against 1.1-1.6 µs for a matching per window). A single window (complete
