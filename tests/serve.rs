@@ -320,7 +320,7 @@ mod load {
 
         async fn check_server_key(
             &mut self,
-            _key: &russh::keys::PublicKey,
+            _key: &russh::keys::PublicKeyOrCertificate,
         ) -> Result<bool, Self::Error> {
             Ok(true)
         }

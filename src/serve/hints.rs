@@ -28,7 +28,7 @@ struct Task {
 
 /// The shared pool.
 pub struct HintPool {
-    queue: Mutex<VecDeque<Task>>,
+    queue: Mutex<VecDeque<Box<Task>>>,
     ready: Condvar,
     limit: usize,
     time_limit: Duration,
@@ -65,7 +65,7 @@ impl HintPool {
     }
 
     /// Queues a task; a full queue gives it back.
-    fn submit(&self, task: Task) -> Result<(), Task> {
+    fn submit(&self, task: Box<Task>) -> Result<(), Box<Task>> {
         let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         if queue.len() >= self.limit {
             return Err(task);
@@ -87,7 +87,7 @@ impl HintPool {
                     queue = self.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
                 }
             };
-            self.carry_out(task);
+            self.carry_out(*task);
         }
     }
 
@@ -143,11 +143,11 @@ pub struct PoolRunner {
 
 impl Runner for PoolRunner {
     fn run(&mut self, effect: Effect, answers: Sender<Answer>) {
-        let task = Task {
+        let task = Box::new(Task {
             effect,
             answers,
             memory: Arc::clone(&self.memory),
-        };
+        });
         if let Err(back) = self.pool.submit(task) {
             tracing::info!("hint refused: queue full");
             let reply = Reply::failure(&back.effect.job, BUSY.into());
