@@ -161,6 +161,9 @@ pub enum Command {
         /// The host key (OpenSSH format); made (Ed25519) in the data folder if not given.
         #[arg(long, value_name = "FILE")]
         host_key: Option<PathBuf>,
+        /// The limits (TOML: `[limits]` and `[hints]`; see the README); built-in if not given.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Drills: positions where a technique is the next logical step, as JSON lines.
     Drill {
@@ -323,10 +326,12 @@ pub fn run(command: Command) -> i32 {
             listen,
             data,
             host_key,
+            config,
         } => crate::serve::serve(crate::serve::ServeArgs {
             listen,
             data,
             host_key,
+            config,
         }),
         Command::Solve {
             variant,

@@ -35,15 +35,21 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path) -> Server {
+        Server::start_with(dir, "server.log", &[])
+    }
+
+    /// A server on `dir`'s data folder, logging to `log`, with more arguments.
+    fn start_with(dir: &Path, log: &str, args: &[&str]) -> Server {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .unwrap()
             .port();
         let data = dir.join("data");
-        let log = dir.join("server.log");
+        let log = dir.join(log);
         let mut child = Command::new(bin())
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--data"])
             .arg(&data)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
@@ -90,8 +96,13 @@ impl Server {
         )
     }
 
+    /// Players in the server's database (none before the first session).
     fn players(&self) -> usize {
-        std::fs::read_dir(self.data.join("players")).map_or(0, |d| d.count())
+        let Ok(db) = rusqlite::Connection::open(self.data.join("termdoku.db")) else {
+            return 0;
+        };
+        db.query_row("SELECT count(*) FROM players", [], |r| r.get::<_, i64>(0))
+            .map_or(0, |n| n as usize)
     }
 }
 
@@ -174,7 +185,7 @@ fn a_game_follows_its_key_and_another_key_gets_its_own() {
     assert!(screen.contains(FRESH_ROW1), "{screen}");
     t.send(&["q"]);
     t.wait_exit();
-    assert_eq!(server.players(), 2, "one folder per key");
+    assert_eq!(server.players(), 2, "one player per key");
 }
 
 #[test]
@@ -280,4 +291,318 @@ fn a_tiny_window_and_a_resize_storm_leave_the_session_playable() {
     t.wait_text("Cell r1c2");
     t.send(&["q"]);
     t.wait_exit();
+}
+
+/// Load: many sessions of the russh client typing at once, then `kill -9` of the server
+/// mid-load. Each session moves to r1c3 (empty), turns on pencil mode and toggles marks
+/// there (one undo step each), with a hint asked every 20 keys.
+mod load {
+    use super::Server;
+    use russh::keys::ssh_key::private::{Ed25519Keypair, KeypairData};
+    use russh::keys::{HashAlg, PrivateKey, PrivateKeyWithHashAlg};
+    use russh::{client, ChannelMsg};
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    pub struct Plan {
+        pub sessions: usize,
+        pub keys_per_second: u32,
+        pub seconds: u32,
+        /// The server is killed (`kill -9`) this far into the run.
+        pub kill_after: Duration,
+    }
+
+    struct Client;
+
+    impl client::Handler for Client {
+        type Error = russh::Error;
+
+        async fn check_server_key(
+            &mut self,
+            _key: &russh::keys::PublicKeyOrCertificate,
+        ) -> Result<bool, Self::Error> {
+            Ok(true)
+        }
+    }
+
+    /// What one session saw.
+    #[derive(Default)]
+    struct Seen {
+        fingerprint: String,
+        /// Milliseconds from a key to the next screen output (hint keys apart).
+        latencies: Vec<f64>,
+        hint_latencies: Vec<f64>,
+        /// Mark toggles sent, and those whose redraw came back.
+        sent: usize,
+        acked: usize,
+        error: Option<String>,
+    }
+
+    fn key(i: usize) -> PrivateKey {
+        let mut seed = [7u8; 32];
+        seed[..8].copy_from_slice(&(i as u64).to_le_bytes());
+        PrivateKey::try_from(KeypairData::Ed25519(Ed25519Keypair::from_seed(&seed))).unwrap()
+    }
+
+    async fn session(port: u16, i: usize, plan: &Plan, started: Instant) -> Seen {
+        let key = key(i);
+        let mut seen = Seen {
+            fingerprint: key.public_key().fingerprint(HashAlg::Sha256).to_string(),
+            ..Seen::default()
+        };
+        if let Err(e) = play(port, key, plan, started, &mut seen).await {
+            seen.error = Some(e.to_string());
+        }
+        seen
+    }
+
+    async fn play(
+        port: u16,
+        key: PrivateKey,
+        plan: &Plan,
+        started: Instant,
+        seen: &mut Seen,
+    ) -> Result<(), russh::Error> {
+        let config = Arc::new(client::Config::default());
+        let mut ssh = client::connect(config, ("127.0.0.1", port), Client).await?;
+        let auth = ssh
+            .authenticate_publickey("load", PrivateKeyWithHashAlg::new(Arc::new(key), None))
+            .await?;
+        assert!(auth.success(), "authentication refused");
+        let mut ch = ssh.channel_open_session().await?;
+        ch.request_pty(false, "xterm-256color", 100, 40, 0, 0, &[])
+            .await?;
+        ch.request_shell(false).await?;
+        // The first screen.
+        let first = tokio::time::timeout(Duration::from_secs(10), ch.wait()).await;
+        if !matches!(first, Ok(Some(ChannelMsg::Data { .. }))) {
+            return Err(russh::Error::Disconnect);
+        }
+        let period = Duration::from_secs(1) / plan.keys_per_second;
+        let total = plan.keys_per_second * plan.seconds;
+        let mut next = Instant::now();
+        for k in 0..total {
+            // Until the next key is due, whatever the server sends is drained.
+            loop {
+                let due = tokio::time::Instant::from_std(next);
+                tokio::select! {
+                    () = tokio::time::sleep_until(due) => break,
+                    msg = ch.wait() => match msg {
+                        Some(ChannelMsg::Data { .. }) => {}
+                        Some(_) => {}
+                        None => return Err(russh::Error::Disconnect),
+                    },
+                }
+            }
+            next += period;
+            let (bytes, kind): (&[u8], u8) = match k {
+                0 | 1 => (b"l", 0),
+                2 => (b"p", 0),
+                k if k % 20 == 10 => (b"H", 1),
+                k => (&b"123456789"[(k % 9) as usize..][..1], 2),
+            };
+            if started.elapsed() >= plan.kill_after + Duration::from_secs(2) {
+                break;
+            }
+            let t0 = Instant::now();
+            ch.data(bytes).await?;
+            if kind == 2 {
+                seen.sent += 1;
+            }
+            let answer = tokio::time::timeout(Duration::from_secs(2), async {
+                loop {
+                    match ch.wait().await {
+                        Some(ChannelMsg::Data { .. }) => return true,
+                        Some(_) => {}
+                        None => return false,
+                    }
+                }
+            })
+            .await;
+            match answer {
+                Ok(true) => {
+                    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                    match kind {
+                        1 => seen.hint_latencies.push(ms),
+                        2 => {
+                            seen.latencies.push(ms);
+                            seen.acked += 1;
+                        }
+                        _ => seen.latencies.push(ms),
+                    }
+                }
+                Ok(false) => return Err(russh::Error::Disconnect),
+                Err(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn percentile(v: &mut [f64], p: f64) -> f64 {
+        if v.is_empty() {
+            return f64::NAN;
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[((v.len() - 1) as f64 * p).round() as usize]
+    }
+
+    /// CPU seconds (user + system) and resident memory (now, peak; KiB) of a process.
+    fn usage(pid: u32) -> (f64, u64, u64) {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(vec![], |(_, r)| r.split_whitespace().collect());
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        // utime and stime are fields 14 and 15 (11 and 12 after the name).
+        let cpu = (ticks(11) + ticks(12)) / 100.0;
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let kib = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (cpu, kib("VmRSS:"), kib("VmHWM:"))
+    }
+
+    /// Runs the plan against a server on `dir`, kills it, restarts it and checks every
+    /// player's game; returns the report printed.
+    pub fn run(dir: &Path, plan: Plan) -> String {
+        let config = dir.join("serve.toml");
+        std::fs::write(
+            &config,
+            "[limits]\nsessions-per-address = 1000\nsessions = 1000\nauth-per-minute = 10000\n",
+        )
+        .unwrap();
+        let config = config.to_str().unwrap().to_string();
+        let mut server = Server::start_with(dir, "server.log", &["--config", &config]);
+        let pid = server.child.id();
+        let port = server.port;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (cpu0, _, _) = usage(pid);
+        let started = Instant::now();
+        let plan = Arc::new(plan);
+        let tasks: Vec<_> = (0..plan.sessions)
+            .map(|i| {
+                let plan = Arc::clone(&plan);
+                runtime.spawn(async move { session(port, i, &plan, started).await })
+            })
+            .collect();
+        // The server is killed mid-load; the sessions notice and stop.
+        std::thread::sleep(plan.kill_after.saturating_sub(started.elapsed()));
+        let (cpu1, rss, peak) = usage(pid);
+        let elapsed = started.elapsed().as_secs_f64();
+        server.stop();
+        let seen: Vec<Seen> = tasks
+            .into_iter()
+            .map(|t| runtime.block_on(t).unwrap())
+            .collect();
+        drop(runtime);
+
+        // Restarted, the server opens the database the killed one left.
+        let restarted = Server::start_with(dir, "server2.log", &["--config", &config]);
+        let store =
+            termdoku::serve::store::SqliteStore::open(&dir.join("data").join("termdoku.db"))
+                .unwrap();
+        use termdoku::serve::store::Store;
+        let mut lost = Vec::new();
+        for s in &seen {
+            let saved = store
+                .open(&s.fingerprint)
+                .unwrap()
+                .load_game()
+                .unwrap()
+                .map_or(0, |g| g.undo.len());
+            // Every acknowledged toggle is kept but the last; none is invented.
+            if saved + 1 < s.acked || saved > s.sent {
+                lost.push(format!(
+                    "{}: {saved} saved, {} acknowledged, {} sent",
+                    s.fingerprint, s.acked, s.sent
+                ));
+            }
+        }
+        drop(restarted);
+        let mut all: Vec<f64> = seen.iter().flat_map(|s| s.latencies.clone()).collect();
+        let mut hints: Vec<f64> = seen.iter().flat_map(|s| s.hint_latencies.clone()).collect();
+        let keys = all.len();
+        let report = format!(
+            "{} sessions, {} keys/s each, {:.1} s until kill -9: {keys} keystrokes answered, \
+             keystroke-to-redraw p50 {:.1} ms p99 {:.1} ms max {:.1} ms; {} hints p50 {:.1} ms \
+             p99 {:.1} ms; server CPU {:.1} s ({:.0}% of one core), RSS {} MiB (peak {} MiB); \
+             {} sessions with errors before the kill",
+            plan.sessions,
+            plan.keys_per_second,
+            elapsed,
+            percentile(&mut all, 0.5),
+            percentile(&mut all, 0.99),
+            percentile(&mut all, 1.0),
+            hints.len(),
+            percentile(&mut hints, 0.5),
+            percentile(&mut hints, 0.99),
+            cpu1 - cpu0,
+            (cpu1 - cpu0) / elapsed * 100.0,
+            rss / 1024,
+            peak / 1024,
+            seen.iter()
+                .filter(|s| s.error.is_some() && s.acked == 0)
+                .count(),
+        );
+        println!("{report}");
+        assert!(
+            lost.is_empty(),
+            "moves lost after kill -9:\n{}",
+            lost.join("\n")
+        );
+        assert!(
+            seen.iter().all(|s| s.acked > 0),
+            "a session played nothing:\n{}",
+            std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
+        );
+        report
+    }
+}
+
+/// A CI-sized load: 5 sessions typing for 3 s, `kill -9` of the server mid-load, and
+/// every player's game holds all their moves but at most the last after a restart.
+#[test]
+fn after_kill_9_mid_load_every_game_holds_all_moves_but_the_last() {
+    let tmp = tempfile::tempdir().unwrap();
+    load::run(
+        tmp.path(),
+        load::Plan {
+            sessions: 5,
+            keys_per_second: 10,
+            seconds: 4,
+            kill_after: Duration::from_secs(3),
+        },
+    );
+}
+
+/// The full load test, by hand (not in CI): 50 sessions, 10 keys/s each, for 20 s, then
+/// `kill -9`. `cargo test --release --test serve full_load -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn full_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    load::run(
+        tmp.path(),
+        load::Plan {
+            sessions: 50,
+            keys_per_second: 10,
+            seconds: 25,
+            kill_after: Duration::from_secs(20),
+        },
+    );
 }

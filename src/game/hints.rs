@@ -65,6 +65,12 @@ pub struct HintWorker {
 }
 
 impl HintWorker {
+    /// Sets the time after which forcing searches give up (see
+    /// [`logic::SolverMemory::set_deadline`]).
+    pub fn set_deadline(&mut self, at: Option<std::time::Instant>) {
+        self.memory.set_deadline(at);
+    }
+
     /// The next step on this grid (see [`next_hint`]).
     pub fn next_hint(&mut self, grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
         logic::next_step(grid, solution, &mut self.memory)

@@ -2,11 +2,15 @@
 //! SSH itself; each connection with a pty plays the same app as the local player, on a
 //! thread of its own, saved in the data folder under the key's fingerprint.
 
+pub mod config;
 pub mod console;
+pub mod hints;
 pub mod host_key;
 pub mod input;
+pub mod limits;
 pub mod player;
 pub mod ssh;
+pub mod store;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +24,12 @@ pub struct ServeArgs {
     pub data: PathBuf,
     /// The host key's file (default: `host_ed25519` in the data folder).
     pub host_key: Option<PathBuf>,
+    /// The limits' file (TOML; default: the built-in limits).
+    pub config: Option<PathBuf>,
 }
+
+/// The players' database, in the data folder.
+pub const DATABASE: &str = "termdoku.db";
 
 /// How long the sessions have to save and go at SIGTERM.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(4);
@@ -33,6 +42,13 @@ pub fn serve(args: ServeArgs) -> i32 {
         .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
+    let config = match config::load(args.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return 2;
+        }
+    };
     let key_path = args
         .host_key
         .clone()
@@ -52,10 +68,17 @@ pub fn serve(args: ServeArgs) -> i32 {
             return 2;
         }
     };
-    if let Err(e) = std::fs::create_dir_all(args.data.join("players")) {
+    if let Err(e) = std::fs::create_dir_all(&args.data) {
         eprintln!("termdoku: {}: {e}", args.data.display());
         return 2;
     }
+    let store = match store::SqliteStore::open(&args.data.join(DATABASE)) {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            eprintln!("termdoku: {e}");
+            return 2;
+        }
+    };
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
@@ -70,10 +93,30 @@ pub fn serve(args: ServeArgs) -> i32 {
             return 1;
         }
     };
-    runtime.block_on(run(args, key, stop))
+    let hints = match hints::HintPool::start(&config.hints) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("termdoku: hint workers: {e}");
+            return 1;
+        }
+    };
+    let shared = Arc::new(ssh::Shared {
+        store,
+        sessions: player::Sessions::default(),
+        limits: config.limits,
+        gate: Arc::default(),
+        auth_rate: limits::AuthRate::default(),
+        hints: Some(hints),
+    });
+    runtime.block_on(run(args, key, shared, stop))
 }
 
-async fn run(args: ServeArgs, key: russh::keys::PrivateKey, stop: Arc<AtomicBool>) -> i32 {
+async fn run(
+    args: ServeArgs,
+    key: russh::keys::PrivateKey,
+    shared: Arc<ssh::Shared>,
+    stop: Arc<AtomicBool>,
+) -> i32 {
     let listener = match tokio::net::TcpListener::bind(&args.listen).await {
         Ok(l) => l,
         Err(e) => {
@@ -81,10 +124,6 @@ async fn run(args: ServeArgs, key: russh::keys::PrivateKey, stop: Arc<AtomicBool
             return 2;
         }
     };
-    let shared = Arc::new(ssh::Shared {
-        data: args.data.clone(),
-        sessions: player::Sessions::default(),
-    });
     let config = Arc::new(russh::server::Config {
         keys: vec![key],
         methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),

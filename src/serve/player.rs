@@ -2,44 +2,33 @@
 //! the remote terminal on a thread of its own (so nothing the game does, a slow hint
 //! included, holds up the server), and the rule that the newest session of a key wins.
 
+use super::config::Limits;
 use super::console::{ChannelOut, RemoteConsole};
-use crate::game::profile::Profile;
-use crate::game::save::{self, Loaded};
-use crate::game::stats::{stats_path, Stats};
+use super::hints::HintPool;
+use super::limits::Control;
+use super::store::{PlayerStore, Store};
+use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::puzzle::Variant;
-use crate::tui::app::{App, Message, Tone};
-use crate::tui::{config::Config, Files};
+use crate::tui::app::{App, Message, Record, Tone};
+use crate::tui::effects::Effects;
+use crate::tui::{config::Config, Files, Keeper};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::{cursor, event, execute, terminal};
 use ratatui::layout::{Rect, Size};
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-/// Who is playing: the key's fingerprint names the player and their folder.
+/// Who is playing: the key's fingerprint names the player.
 #[derive(Clone, Debug)]
 pub struct Player {
-    /// As OpenSSH prints it (`SHA256:...`), for the logs.
+    /// As OpenSSH prints it (`SHA256:...`): the player's name in the store and the logs.
     pub fingerprint: String,
-    /// The player's folder in the data folder.
-    pub dir: PathBuf,
-}
-
-impl Player {
-    /// The player of a key whose SHA-256 fingerprint is `digest`: the folder is named by
-    /// the digest in hex (a base64 fingerprint holds `/`).
-    pub fn new(data: &Path, fingerprint: String, digest: &[u8]) -> Player {
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        Player {
-            fingerprint,
-            dir: data.join("players").join(hex),
-        }
-    }
 }
 
 /// What the client told about its terminal.
@@ -67,10 +56,8 @@ impl ClientTerminal {
 /// One running session of a key, as the other sessions of the same key see it.
 struct Active {
     id: u64,
-    /// Raised to end the session.
-    stop: Arc<AtomicBool>,
-    /// Raised with `stop` when a newer session takes over, so the player is told.
-    taken_over: Arc<AtomicBool>,
+    /// Ends the session, with the reason the player is told.
+    control: Arc<Control>,
     done: Arc<Done>,
 }
 
@@ -100,7 +87,7 @@ impl Done {
 /// The sessions running, by player folder; and the flag that ends them all.
 #[derive(Default)]
 pub struct Sessions {
-    active: Mutex<HashMap<PathBuf, Active>>,
+    active: Mutex<HashMap<String, Active>>,
     next_id: AtomicU64,
     /// Raised at shutdown: every session saves and ends.
     pub shutdown: Arc<AtomicBool>,
@@ -116,32 +103,28 @@ pub const TAKEN_OVER: &str =
 impl Sessions {
     /// Registers a session of `player`, ending the one already running (which saves
     /// first): the newer session wins.
-    fn enter(&self, player: &Player) -> (u64, Arc<AtomicBool>, Arc<AtomicBool>, Arc<Done>) {
+    fn enter(&self, player: &Player, control: &Arc<Control>) -> (u64, Arc<Done>) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let stop = Arc::new(AtomicBool::new(false));
-        let taken_over = Arc::new(AtomicBool::new(false));
         let done = Arc::new(Done::default());
         let older = {
             let mut active = self.active.lock().unwrap_or_else(|e| e.into_inner());
             active.insert(
-                player.dir.clone(),
+                player.fingerprint.clone(),
                 Active {
                     id,
-                    stop: Arc::clone(&stop),
-                    taken_over: Arc::clone(&taken_over),
+                    control: Arc::clone(control),
                     done: Arc::clone(&done),
                 },
             )
         };
         if let Some(old) = older {
             tracing::info!(player = %player.fingerprint, "newer session takes over");
-            old.taken_over.store(true, Ordering::SeqCst);
-            old.stop.store(true, Ordering::SeqCst);
+            old.control.end(TAKEN_OVER);
             if !old.done.wait(TAKEOVER_WAIT) {
                 tracing::warn!(player = %player.fingerprint, "older session did not end in time");
             }
         }
-        (id, stop, taken_over, done)
+        (id, done)
     }
 
     /// How many sessions are running.
@@ -151,37 +134,50 @@ impl Sessions {
 
     fn leave(&self, player: &Player, id: u64) {
         let mut active = self.active.lock().unwrap_or_else(|e| e.into_inner());
-        if active.get(&player.dir).is_some_and(|a| a.id == id) {
-            active.remove(&player.dir);
+        if active.get(&player.fingerprint).is_some_and(|a| a.id == id) {
+            active.remove(&player.fingerprint);
         }
     }
 }
 
+/// What a session runs with, besides its terminal.
+pub struct SessionContext<'a> {
+    pub store: &'a dyn Store,
+    pub sessions: &'a Sessions,
+    pub limits: &'a Limits,
+    pub hints: Option<Arc<HintPool>>,
+}
+
 /// Runs one player's session to its end on the calling thread (not an async one): loads
-/// their game, plays until quit, hang-up, takeover or shutdown, saves, and closes the
-/// channel.
+/// their game, plays until quit, hang-up, takeover, a limit or shutdown, saves, and
+/// closes the channel.
 pub fn run(
-    sessions: &Sessions,
+    cx: &SessionContext,
     player: &Player,
     client: &ClientTerminal,
+    control: &Arc<Control>,
     mut console: RemoteConsole,
     out: ChannelOut,
 ) {
-    let (id, stop, taken_over, done) = sessions.enter(player);
+    let sessions = cx.sessions;
+    let (id, done) = sessions.enter(player, control);
     let stop_all = Arc::clone(&sessions.shutdown);
-    // Either flag ends the loop: a watcher copies the server's into the session's.
+    // A watcher ends the loop at shutdown, or when the session is idle or too long.
     let watcher = {
-        let stop = Arc::clone(&stop);
+        let control = Arc::clone(control);
         let done = Arc::clone(&done);
+        let limits = cx.limits.clone();
         std::thread::spawn(move || {
             while !done.wait(Duration::from_millis(200)) {
                 if stop_all.load(Ordering::Relaxed) {
-                    stop.store(true, Ordering::SeqCst);
+                    control.end("termdoku: the server is stopping; your game is saved.");
                 }
+                control.check_time(&limits);
             }
         })
     };
-    let started = load(player, client).and_then(|(app, files)| {
+    let stop = &control.stop;
+    let started = load(cx.store, player, client).and_then(|(app, files)| {
         let mouse = app.config.display.mouse;
         let term = open_terminal(out, client.size, mouse).map_err(|e| e.to_string())?;
         Ok((term, (app, files)))
@@ -196,7 +192,11 @@ pub fn run(
             return;
         }
     };
-    let result = crate::tui::play_on(&mut app, &files, &mut term, &mut console, &stop);
+    let effects = match &cx.hints {
+        Some(pool) => Effects::with_runner(Box::new(pool.runner())),
+        None => Effects::default(),
+    };
+    let result = crate::tui::play_on(&mut app, &files, &mut term, &mut console, effects, stop);
     if let Err(e) = &result {
         tracing::info!(player = %player.fingerprint, error = %e, "session ended by its terminal");
     }
@@ -207,13 +207,9 @@ pub fn run(
         terminal::LeaveAlternateScreen,
         cursor::Show
     );
-    if taken_over.load(Ordering::SeqCst) {
-        let _ = write!(out, "\r\n{TAKEN_OVER}\r\n");
-    } else if sessions.shutdown.load(Ordering::SeqCst) {
-        let _ = write!(
-            out,
-            "\r\ntermdoku: the server is stopping; your game is saved.\r\n"
-        );
+    if let Some(why) = control.reason() {
+        tracing::info!(player = %player.fingerprint, reason = %why, "session ended by the server");
+        let _ = write!(out, "\r\n{why}\r\n");
     }
     let _ = out.flush();
     // Dropping the output closes the channel.
@@ -243,33 +239,36 @@ fn open_terminal(
 }
 
 /// The player's game (resumed, else a new one) and where it is saved. Problems with
-/// their files are told in the game, as the local player does.
-fn load(player: &Player, client: &ClientTerminal) -> Result<(App, Files), String> {
-    let dir = &player.dir;
+/// their data are told in the game, as the local player does.
+fn load(
+    store: &dyn Store,
+    player: &Player,
+    client: &ClientTerminal,
+) -> Result<(App, Files), String> {
     let mut notes: Vec<String> = Vec::new();
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        notes.push(format!(
-            "Your folder could not be made ({e}); nothing will be saved"
-        ));
-    }
-    let game_file = save::game_path(dir);
-    let stats_file = stats_path(dir);
-    save::remove_stale_temps(&game_file);
-    save::remove_stale_temps(&stats_file);
-    let mut save_to = Some(game_file.clone());
-    let mut resumed = None;
-    match save::load(&game_file) {
-        Loaded::Game(g, _) => resumed = Some(*g),
-        Loaded::Corrupt { reason, .. } => notes.push(format!(
-            "Your saved game could not be read ({reason}); it was kept aside."
-        )),
-        Loaded::Unreadable { reason } => {
-            notes.push(format!(
-                "Your saved game could not be read ({reason}); this game will not be saved."
-            ));
-            save_to = None;
+    let mut kept = match store.open(&player.fingerprint) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            tracing::warn!(player = %player.fingerprint, error = %e, "store");
+            notes.push("Your saves could not be opened; nothing will be saved".into());
+            None
         }
-        Loaded::Nothing => {}
+    };
+    let mut resumed = None;
+    if let Some(p) = kept.as_mut() {
+        match p.load_game().map(|g| g.map(SaveFile::into_game)) {
+            Ok(Some(Ok(g))) => resumed = Some(g),
+            Ok(None) => {}
+            Ok(Some(Err(reason))) => notes.push(format!(
+                "Your saved game could not be read ({reason}); a new game replaces it."
+            )),
+            Err(e) => {
+                tracing::warn!(player = %player.fingerprint, error = %e, "store");
+                notes
+                    .push("Your saved game could not be read; this game will not be saved.".into());
+                kept = None;
+            }
+        }
     }
     let utf8 = client.utf8();
     let fresh = || Game::new(builtin::puzzle(Variant::Standard));
@@ -294,26 +293,55 @@ fn load(player: &Player, client: &ClientTerminal) -> Result<(App, Files), String
     .map_err(|e| e.to_string())?;
     let mut app = app;
     app.set_seed(seed());
-    match Stats::load(&stats_file) {
-        Ok((s, _)) => app.menus.stats = s,
-        Err(e) => notes.push(format!("Your stats could not be read: {e}.")),
+    if let Some(p) = kept.as_mut() {
+        match p.load_stats() {
+            Ok((stats, profile)) => {
+                app.menus.stats = stats;
+                app.profile = profile;
+            }
+            Err(e) => {
+                tracing::warn!(player = %player.fingerprint, error = %e, "store");
+                notes.push("Your stats could not be read.".into());
+            }
+        }
     }
-    if let Ok((profile, _)) = Profile::load(&crate::game::profile::profile_path(dir)) {
-        app.profile = profile;
-    }
-    app.menus.state = Some(dir.clone());
     if let Some(text) = notes.pop() {
         app.message = Some(Message {
             text,
             tone: Tone::Warning,
         });
     }
-    let files = Files {
-        game: save_to,
-        stats: Some(stats_file),
-        banner: None,
+    let files = match kept {
+        Some(p) => Files {
+            // Only named in a message when saving fails.
+            game: Some(PathBuf::from("the server's database")),
+            stats: None,
+            banner: None,
+            keeper: Some(Arc::new(StoreKeeper(Mutex::new(p)))),
+        },
+        None => Files {
+            game: None,
+            stats: None,
+            banner: Some("Your game is not being saved.".into()),
+            keeper: None,
+        },
     };
     Ok((app, files))
+}
+
+/// The player's store as the player's background writer calls it.
+struct StoreKeeper(Mutex<Box<dyn PlayerStore>>);
+
+impl Keeper for StoreKeeper {
+    fn save_game(&self, save: &SaveFile) -> std::io::Result<()> {
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        p.save_game(save).map_err(std::io::Error::other)
+    }
+
+    fn save_records(&self, records: &[Record]) -> std::io::Result<()> {
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        p.add_records(records).map_err(std::io::Error::other)
+    }
 }
 
 fn seed() -> u64 {

@@ -3,21 +3,29 @@
 //! subsystems, a shell without a pty, forwarding of ports, agents and X11) is refused and
 //! logged.
 
+use super::config::{Excess, Limits};
 use super::console::{clamp_size, ChannelOut, Incoming, Outgoing, RemoteConsole};
+use super::hints::HintPool;
+use super::limits::{AuthRate, Bucket, Control, Gate, Refusal, Ticket};
 use super::player::{self, ClientTerminal, Player, Sessions};
+use super::store::Store;
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Handle, Msg, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, Pty};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Duration;
+use std::time::Instant;
 
 /// What every connection shares.
 pub struct Shared {
-    pub data: PathBuf,
+    pub store: Arc<dyn Store>,
     pub sessions: Sessions,
+    pub limits: Limits,
+    pub gate: Arc<Gate>,
+    pub auth_rate: AuthRate,
+    pub hints: Option<Arc<HintPool>>,
 }
 
 /// Makes a [`Connection`] for each client.
@@ -30,6 +38,13 @@ impl russh::server::Server for Server {
 
     fn new_client(&mut self, peer: Option<SocketAddr>) -> Connection {
         tracing::info!(peer = ?peer, "connect");
+        let limits = &self.shared.limits;
+        // Counted from the first byte: handshakes cost the host too. A refused connection
+        // still authenticates, so its player can be told why.
+        let ticket = Gate::enter(&self.shared.gate, peer.map(|p| p.ip()), limits);
+        if let Err(why) = &ticket {
+            tracing::warn!(peer = ?peer, reason = ?why, "refused: limit");
+        }
         Connection {
             shared: Arc::clone(&self.shared),
             peer,
@@ -38,6 +53,14 @@ impl russh::server::Server for Server {
             client: ClientTerminal::default(),
             pty: false,
             to_player: None,
+            ticket,
+            bucket: Bucket::new(
+                limits.input_bytes_per_second,
+                limits.input_burst,
+                Instant::now(),
+            ),
+            control: Arc::new(Control::default()),
+            flooding: false,
         }
     }
 
@@ -57,6 +80,14 @@ pub struct Connection {
     pty: bool,
     /// To the player's thread, once playing.
     to_player: Option<SyncSender<Incoming>>,
+    /// This connection's place among the open ones, or why it has none.
+    ticket: Result<Ticket, Refusal>,
+    /// The input allowance.
+    bucket: Bucket,
+    /// Ends the session (input over the rate, the limits of time).
+    control: Arc<Control>,
+    /// Input beyond the rate was seen (logged once).
+    flooding: bool,
 }
 
 /// How many chunks of input wait for the player's thread before the connection stops
@@ -124,10 +155,20 @@ impl Connection {
         let client = self.client.clone();
         let console = RemoteConsole::new(from_client, client.size);
         let out = ChannelOut::new(to_client);
+        let control = Arc::clone(&self.control);
+        control.input();
         tracing::info!(peer = ?self.peer, player = %player.fingerprint, "play");
         let spawned = std::thread::Builder::new()
             .name("termdoku-session".into())
-            .spawn(move || player::run(&shared.sessions, &player, &client, console, out));
+            .spawn(move || {
+                let cx = player::SessionContext {
+                    store: shared.store.as_ref(),
+                    sessions: &shared.sessions,
+                    limits: &shared.limits,
+                    hints: shared.hints.clone(),
+                };
+                player::run(&cx, &player, &client, &control, console, out)
+            });
         if let Err(e) = spawned {
             tracing::warn!(error = %e, "no thread for a session");
             self.to_player = None;
@@ -138,17 +179,35 @@ impl Connection {
 impl russh::server::Handler for Connection {
     type Error = russh::Error;
 
+    async fn auth_publickey_offered(
+        &mut self,
+        _user: &str,
+        _key: russh::server::PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        // Each key a client offers is an attempt: the rate is counted here.
+        if let Some(peer) = self.peer {
+            let limit = self.shared.limits.auth_per_minute;
+            if !self
+                .shared
+                .auth_rate
+                .allow(peer.ip(), limit, Instant::now())
+            {
+                tracing::warn!(peer = ?self.peer, "refused: authentication rate");
+                return Ok(Auth::reject());
+            }
+        }
+        Ok(Auth::Accept)
+    }
+
     async fn auth_publickey(
         &mut self,
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         let fingerprint = key.public_key.fingerprint(HashAlg::Sha256);
-        let player = Player::new(
-            &self.shared.data,
-            fingerprint.to_string(),
-            fingerprint.as_bytes(),
-        );
+        let player = Player {
+            fingerprint: fingerprint.to_string(),
+        };
         tracing::info!(peer = ?self.peer, user, player = %player.fingerprint, "auth");
         self.player = Some(player);
         Ok(Auth::Accept)
@@ -219,6 +278,11 @@ impl russh::server::Handler for Connection {
                     .as_bytes()
                     .to_vec(),
             )?;
+            session.channel_failure(channel)?;
+            return session.close(channel);
+        }
+        if let Err(why) = &self.ticket {
+            session.data(channel, format!("{}\r\n", why.message()).into_bytes())?;
             session.channel_failure(channel)?;
             return session.close(channel);
         }
@@ -344,7 +408,22 @@ impl russh::server::Handler for Connection {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        self.pass(Incoming::Bytes(data.to_vec())).await;
+        self.control.input();
+        let allowed = self.bucket.take(data.len(), Instant::now());
+        if allowed < data.len() {
+            if !self.flooding {
+                self.flooding = true;
+                tracing::warn!(peer = ?self.peer, player = %self.who(), "refused: input over the rate");
+            }
+            if self.shared.limits.input_excess == Excess::Close {
+                self.control
+                    .end("termdoku: closed: input came faster than the server allows.");
+                return Ok(());
+            }
+        }
+        if allowed > 0 {
+            self.pass(Incoming::Bytes(data[..allowed].to_vec())).await;
+        }
         Ok(())
     }
 

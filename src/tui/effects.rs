@@ -75,7 +75,17 @@ pub enum Reply {
 }
 
 impl Reply {
-    fn failed(&self) -> bool {
+    /// The answer to a job that failed (`why` says how), of the job's kind.
+    pub fn failure(job: &Job, why: String) -> Reply {
+        match job {
+            Job::Hint { .. } => Reply::Hint(Err(why)),
+            Job::Path { .. } => Reply::Path(Err(why)),
+            Job::Grade { .. } => Reply::Grade(Err(why)),
+            Job::Why { .. } => Reply::Why(Err(why)),
+        }
+    }
+
+    pub fn failed(&self) -> bool {
         matches!(
             self,
             Reply::Hint(Err(_)) | Reply::Path(Err(_)) | Reply::Grade(Err(_)) | Reply::Why(Err(_))
@@ -99,6 +109,16 @@ pub struct Effects {
     worker: Option<Sender<Effect>>,
     send: Sender<Answer>,
     answers: Receiver<Answer>,
+    /// Runs the effects instead of a thread of this player's own (the server's pool).
+    runner: Option<Box<dyn Runner>>,
+}
+
+/// Runs a player's effects elsewhere than on a thread of its own (`serve` shares a
+/// bounded pool among its sessions).
+pub trait Runner: Send {
+    /// Runs `effect`, sending its answer (and progress) to `answers`; a runner that cannot
+    /// take it answers at once with a failure saying why.
+    fn run(&mut self, effect: Effect, answers: Sender<Answer>);
 }
 
 impl Default for Effects {
@@ -108,13 +128,26 @@ impl Default for Effects {
             worker: None,
             send,
             answers,
+            runner: None,
         }
     }
 }
 
 impl Effects {
+    /// Effects run by `runner`.
+    pub fn with_runner(runner: Box<dyn Runner>) -> Effects {
+        Effects {
+            runner: Some(runner),
+            ..Effects::default()
+        }
+    }
+
     /// Starts an effect; its answer comes from [`Effects::next`].
     pub fn start(&mut self, effect: Effect) {
+        if let Some(runner) = &mut self.runner {
+            runner.run(effect, self.send.clone());
+            return;
+        }
         let mut effect = effect;
         if let Some(worker) = &self.worker {
             match worker.send(effect) {
@@ -160,61 +193,68 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
     let mut worker = hints::HintWorker::default();
     for effect in inbox {
         let id = effect.id;
-        let reply = match effect.job {
-            Job::Hint { grid, solution } => {
-                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    #[cfg(test)]
-                    if PANIC_NEXT_JOB.swap(false, std::sync::atomic::Ordering::SeqCst) {
-                        panic!("a hint search panicked (test)");
-                    }
-                    worker.next_hint(&grid, solution.as_deref())
-                }));
-                Reply::Hint(found.map_err(|p| panic_text(p.as_ref())))
-            }
-            Job::Path { grid, solution } => {
-                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    worker.path(&grid, solution.as_deref(), &mut |n| {
-                        if n % PROGRESS_EVERY == 0 {
-                            let _ = answers.send(Answer {
-                                id,
-                                reply: Reply::Progress(n),
-                            });
-                        }
-                    })
-                }));
-                Reply::Path(found.map_err(|p| panic_text(p.as_ref())))
-            }
-            Job::Grade {
-                grid,
-                technique,
-                answer,
-                solution,
-            } => {
-                let found = std::panic::catch_unwind(|| {
-                    crate::coach::grade::grade(&grid, technique, &answer, &solution)
-                });
-                Reply::Grade(found.map_err(|p| panic_text(p.as_ref())))
-            }
-            Job::Why {
-                grid,
-                solution,
-                cell,
-                ask,
-                level,
-                puzzle,
-            } => {
-                let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let level = level.unwrap_or_else(|| crate::solver::rate::rate(&puzzle).level);
-                    why::search(&grid, &solution, cell, ask, level, why::BUDGET)
-                }));
-                Reply::Why(found.map_err(|p| panic_text(p.as_ref())))
-            }
-        };
+        let reply = answer(&mut worker, effect, answers);
         let failed = reply.failed();
         // The player may have quit: a closed channel is fine.
         let _ = answers.send(Answer { id, reply });
         if failed {
             return;
+        }
+    }
+}
+
+/// Carries out one effect with `worker`'s memory, sending progress to `answers`; a job
+/// that panics is caught and answered as failed (the caller then drops the memory).
+pub fn answer(worker: &mut hints::HintWorker, effect: Effect, answers: &Sender<Answer>) -> Reply {
+    let id = effect.id;
+    match effect.job {
+        Job::Hint { grid, solution } => {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                #[cfg(test)]
+                if PANIC_NEXT_JOB.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                    panic!("a hint search panicked (test)");
+                }
+                worker.next_hint(&grid, solution.as_deref())
+            }));
+            Reply::Hint(found.map_err(|p| panic_text(p.as_ref())))
+        }
+        Job::Path { grid, solution } => {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                worker.path(&grid, solution.as_deref(), &mut |n| {
+                    if n % PROGRESS_EVERY == 0 {
+                        let _ = answers.send(Answer {
+                            id,
+                            reply: Reply::Progress(n),
+                        });
+                    }
+                })
+            }));
+            Reply::Path(found.map_err(|p| panic_text(p.as_ref())))
+        }
+        Job::Grade {
+            grid,
+            technique,
+            answer,
+            solution,
+        } => {
+            let found = std::panic::catch_unwind(|| {
+                crate::coach::grade::grade(&grid, technique, &answer, &solution)
+            });
+            Reply::Grade(found.map_err(|p| panic_text(p.as_ref())))
+        }
+        Job::Why {
+            grid,
+            solution,
+            cell,
+            ask,
+            level,
+            puzzle,
+        } => {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let level = level.unwrap_or_else(|| crate::solver::rate::rate(&puzzle).level);
+                why::search(&grid, &solution, cell, ask, level, why::BUDGET)
+            }));
+            Reply::Why(found.map_err(|p| panic_text(p.as_ref())))
         }
     }
 }

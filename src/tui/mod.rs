@@ -328,6 +328,7 @@ pub fn play(args: PlayArgs) -> i32 {
         game: save_path,
         stats,
         banner,
+        keeper: None,
     };
     let status = match run(&mut app, &files) {
         Ok(()) => 0,
@@ -429,6 +430,18 @@ pub struct Files {
     pub stats: Option<PathBuf>,
     /// Shown whenever no other message is (a read-only player says why).
     pub banner: Option<String>,
+    /// Where the game and records go instead of the files (the server's database); `game`
+    /// then only names it in messages.
+    pub keeper: Option<Arc<dyn Keeper>>,
+}
+
+/// Keeps a player's game and records somewhere other than the files (`serve`'s store).
+/// Called on the background writer's thread, one call at a time per player.
+pub trait Keeper: Send + Sync {
+    /// Saves the game as it stands (undo history included).
+    fn save_game(&self, save: &SaveFile) -> std::io::Result<()>;
+    /// Adds the records to the player's stats and skill profile.
+    fn save_records(&self, records: &[Record]) -> std::io::Result<()>;
 }
 
 /// The player's side of the background writer: what it has asked for, and the warning
@@ -477,6 +490,14 @@ impl<'a> Saver<'a> {
         if let Some(src) = &app.menus.source {
             file = file.with_source(&src.file, src.index);
         }
+        if let Some(keeper) = &self.files.keeper {
+            let keeper = Arc::clone(keeper);
+            self.last = self.writer.submit(
+                Some(path.clone()),
+                Box::new(move || keeper.save_game(&file)),
+            );
+            return;
+        }
         let to = path.clone();
         self.last = self.writer.submit(
             Some(path.clone()),
@@ -495,6 +516,12 @@ impl<'a> Saver<'a> {
         // The statistics screen shows what the file will hold.
         for r in &records {
             tally(&mut app.menus.stats, r);
+        }
+        if let Some(keeper) = &self.files.keeper {
+            let keeper = Arc::clone(keeper);
+            self.writer
+                .submit(None, Box::new(move || keeper.save_records(&records)));
+            return;
         }
         let Some(path) = self.files.stats.clone() else {
             return;
@@ -604,7 +631,7 @@ impl<'a> Saver<'a> {
 }
 
 /// Counts a record in the stats.
-fn tally(stats: &mut Stats, r: &Record) {
+pub fn tally(stats: &mut Stats, r: &Record) {
     match r {
         Record::Started(kind) => stats.record_start(kind),
         Record::Solved {
@@ -695,7 +722,14 @@ pub fn run(app: &mut App, files: &Files) -> std::io::Result<()> {
     install_panic_hook(restore_terminal);
     let mouse = app.config.display.mouse;
     let result = with_terminal(mouse, |term| {
-        event_loop(app, term, &mut LocalConsole, &mut saver, &stop)
+        event_loop(
+            app,
+            term,
+            &mut LocalConsole,
+            effects::Effects::default(),
+            &mut saver,
+            &stop,
+        )
     });
     saver.finish(app);
     result
@@ -709,10 +743,11 @@ pub fn play_on<W: Write, C: Console>(
     files: &Files,
     term: &mut Terminal<CrosstermBackend<W>>,
     console: &mut C,
+    effects: effects::Effects,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
     let mut saver = Saver::start(files, app);
-    let result = event_loop(app, term, console, &mut saver, stop);
+    let result = event_loop(app, term, console, effects, &mut saver, stop);
     saver.finish(app);
     result
 }
@@ -746,12 +781,12 @@ fn event_loop<W: Write, C: Console>(
     app: &mut App,
     term: &mut Terminal<CrosstermBackend<W>>,
     console: &mut C,
+    mut effects: effects::Effects,
     saver: &mut Saver,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
     let mut last = Instant::now();
     let mut redraw = true;
-    let mut effects = effects::Effects::default();
     let mut shown_second = u64::MAX;
     loop {
         if app.quit && saver.may_quit(app, stop) {

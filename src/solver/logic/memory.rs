@@ -37,12 +37,27 @@ pub struct SolverMemory {
     pub(super) nest: RefCell<NestMemory>,
     pub(super) singles: RefCell<SinglesQueue>,
     tables: RefCell<Vec<(Arc<Geometry>, Arc<Tables>)>>,
+    /// When the caller stops waiting: the forcing searches give up after it (the server's
+    /// hint pool bounds each hint so).
+    deadline: Option<std::time::Instant>,
 }
 
 impl SolverMemory {
     /// An empty memory.
     pub fn new() -> SolverMemory {
         SolverMemory::default()
+    }
+
+    /// Sets (or with `None` lifts) the time after which forcing searches give up, finding
+    /// nothing; the caller then knows the step it got may not be the first.
+    pub fn set_deadline(&mut self, at: Option<std::time::Instant>) {
+        self.deadline = at;
+    }
+
+    /// True once the deadline has passed.
+    pub(super) fn out_of_time(&self) -> bool {
+        self.deadline
+            .is_some_and(|at| std::time::Instant::now() >= at)
     }
 
     /// Forgets the remembered breakers and singles queues (the parts that choose steps),

@@ -219,6 +219,9 @@ pub(super) fn is_net(id: &str) -> bool {
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
+    if ctx.mem.out_of_time() {
+        return ControlFlow::Break(());
+    }
     let e = Engine::new(ctx);
     if is_net(info.id) {
         let mut reach = Vec::new();

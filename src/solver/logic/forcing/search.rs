@@ -178,6 +178,9 @@ fn first_branches(
     let walking = keep && memory.borrow_mut().open(ctx.geo);
     let mut tried = 0;
     for (i, x) in all.iter().enumerate() {
+        if ctx.mem.out_of_time() {
+            return ControlFlow::Break(());
+        }
         index[x.cell * 32 + usize::from(x.digit)] = i;
         if of_solution(ctx, x) {
             on.push(None);

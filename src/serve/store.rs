@@ -1,0 +1,535 @@
+//! Where the server keeps its players: a [`Store`] hands out one [`PlayerStore`] per
+//! session. [`SqliteStore`] keeps them in one SQLite database in the data folder (WAL, so
+//! sessions write while others read); another database can implement the same traits.
+//!
+//! A game is one row (the save without its undo history) plus one row per undo or redo
+//! snapshot, so a move writes the game row and the one snapshot it pushed, not the whole
+//! history: each save is one transaction.
+
+use crate::game::profile::Profile;
+use crate::game::save::{SaveFile, SavedSnapshot};
+use crate::game::stats::Stats;
+use crate::tui::app::Record;
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Db {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("{path}: schema version {found} is newer than this program's ({known})")]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("{path}: stored {what} of player {player} cannot be read: {reason}")]
+    Corrupt {
+        path: PathBuf,
+        what: &'static str,
+        player: i64,
+        reason: String,
+    },
+}
+
+/// The players' data, shared by every session.
+pub trait Store: Send + Sync {
+    /// The player of a key's fingerprint (made on first sight), for one session.
+    fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError>;
+}
+
+/// One player's data, as one session reads and writes it.
+pub trait PlayerStore: Send {
+    /// The game in progress, if any.
+    fn load_game(&mut self) -> Result<Option<SaveFile>, StoreError>;
+    /// Replaces the game in progress, undo history included, in one transaction.
+    fn save_game(&mut self, save: &SaveFile) -> Result<(), StoreError>;
+    /// The player's statistics and skill profile.
+    fn load_stats(&mut self) -> Result<(Stats, Profile), StoreError>;
+    /// Counts the records into the statistics and profile, in one transaction.
+    fn add_records(&mut self, records: &[Record]) -> Result<(), StoreError>;
+}
+
+/// The schema, one step per version: a database at version `n` runs the steps after it.
+/// Steps are only ever appended.
+const MIGRATIONS: &[&str] = &[
+    // 1: players, their game with its history, their stats.
+    "CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        fingerprint TEXT NOT NULL UNIQUE,
+        created INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL
+    );
+    CREATE TABLE games (
+        player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+        save TEXT NOT NULL,
+        undo_len INTEGER NOT NULL,
+        redo_len INTEGER NOT NULL,
+        saved INTEGER NOT NULL
+    );
+    CREATE TABLE history (
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        stack INTEGER NOT NULL,
+        pos INTEGER NOT NULL,
+        snapshot TEXT NOT NULL,
+        PRIMARY KEY (player, stack, pos)
+    ) WITHOUT ROWID;
+    CREATE TABLE stats (
+        player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+        stats TEXT NOT NULL,
+        profile TEXT NOT NULL
+    );",
+];
+
+/// The schema version this program writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// How long a writer waits for another connection's transaction.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The store in an SQLite file.
+pub struct SqliteStore {
+    path: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (creating and migrating) the database at `path`.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore {
+            path: path.to_path_buf(),
+        };
+        let mut conn = store.connect()?;
+        migrate(&mut conn).map_err(|e| store.fail(e))??;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn fail(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// A connection of its own for a session: WAL lets one write while others read.
+    fn connect(&self) -> Result<Connection, StoreError> {
+        let conn = Connection::open(&self.path).map_err(|e| self.fail(e))?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| self.fail(e))?;
+        // NORMAL in WAL mode survives the process being killed (what the server must
+        // survive); only a crash of the whole machine may lose the last commits, and it
+        // spares an fsync per keystroke.
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        )
+        .map_err(|e| self.fail(e))?;
+        Ok(conn)
+    }
+
+    /// The schema version of the database.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        let conn = self.connect()?;
+        version(&conn).map_err(|e| self.fail(e))
+    }
+}
+
+fn version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+        .optional()
+        .map(|v| v.unwrap_or(0))
+}
+
+/// Brings the schema to [`SCHEMA_VERSION`], each step in a transaction of its own.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<Result<(), StoreError>> {
+    conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let at = version(&tx)?;
+        if at > SCHEMA_VERSION {
+            let path = tx.path().map(PathBuf::from).unwrap_or_default();
+            return Ok(Err(StoreError::TooNew {
+                path,
+                found: at,
+                known: SCHEMA_VERSION,
+            }));
+        }
+        let Some(step) = usize::try_from(at).ok().and_then(|i| MIGRATIONS.get(i)) else {
+            return Ok(Ok(()));
+        };
+        tx.execute_batch(step)?;
+        tx.execute("DELETE FROM schema_version", [])?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [at + 1])?;
+        tx.commit()?;
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Store for SqliteStore {
+    fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError> {
+        let conn = self.connect()?;
+        let t = now();
+        let id: i64 = conn
+            .query_row(
+                "INSERT INTO players (fingerprint, created, last_seen) VALUES (?1, ?2, ?2)
+                 ON CONFLICT (fingerprint) DO UPDATE SET last_seen = ?2
+                 RETURNING id",
+                params![fingerprint, t],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.fail(e))?;
+        Ok(Box::new(SqlitePlayer {
+            path: self.path.clone(),
+            conn,
+            id,
+            history: None,
+        }))
+    }
+}
+
+/// Which history a snapshot row belongs to.
+const UNDO: i64 = 0;
+const REDO: i64 = 1;
+
+/// One player's connection, and the history it last wrote (so a save writes only the
+/// snapshots that changed).
+struct SqlitePlayer {
+    path: PathBuf,
+    conn: Connection,
+    id: i64,
+    /// The undo and redo stacks as stored, once read or written by this session.
+    history: Option<[Vec<String>; 2]>,
+}
+
+impl SqlitePlayer {
+    fn fail(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn corrupt(&self, what: &'static str, reason: impl ToString) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            what,
+            player: self.id,
+            reason: reason.to_string(),
+        }
+    }
+
+    fn read_stack(&self, stack: i64, len: i64) -> Result<Vec<String>, StoreError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT snapshot FROM history WHERE player = ?1 AND stack = ?2 AND pos < ?3
+                 ORDER BY pos",
+            )
+            .map_err(|e| self.fail(e))?;
+        let rows = st
+            .query_map(params![self.id, stack, len], |r| r.get::<_, String>(0))
+            .map_err(|e| self.fail(e))?;
+        rows.collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.fail(e))
+    }
+
+    fn read_stats(tx: &Connection, id: i64) -> rusqlite::Result<Option<(String, String)>> {
+        tx.query_row(
+            "SELECT stats, profile FROM stats WHERE player = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+    }
+
+    fn parse_stats(&self, row: Option<(String, String)>) -> Result<(Stats, Profile), StoreError> {
+        let Some((s, p)) = row else {
+            return Ok((Stats::new(), Profile::new()));
+        };
+        let stats = serde_json::from_str(&s).map_err(|e| self.corrupt("stats", e))?;
+        let profile = serde_json::from_str(&p).map_err(|e| self.corrupt("profile", e))?;
+        Ok((stats, profile))
+    }
+}
+
+/// Writes one stack's rows where they differ from what is stored.
+fn write_stack(
+    tx: &Transaction,
+    id: i64,
+    stack: i64,
+    old: &[String],
+    new: &[String],
+) -> rusqlite::Result<()> {
+    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    tx.prepare_cached("DELETE FROM history WHERE player = ?1 AND stack = ?2 AND pos >= ?3")?
+        .execute(params![id, stack, same as i64])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO history (player, stack, pos, snapshot) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (pos, snap) in new.iter().enumerate().skip(same) {
+        insert.execute(params![id, stack, pos as i64, snap])?;
+    }
+    Ok(())
+}
+
+fn to_rows(stack: &[SavedSnapshot]) -> Result<Vec<String>, serde_json::Error> {
+    stack.iter().map(serde_json::to_string).collect()
+}
+
+impl PlayerStore for SqlitePlayer {
+    fn load_game(&mut self) -> Result<Option<SaveFile>, StoreError> {
+        let row: Option<(String, i64, i64)> = self
+            .conn
+            .query_row(
+                "SELECT save, undo_len, redo_len FROM games WHERE player = ?1",
+                [self.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.fail(e))?;
+        let Some((save, undo_len, redo_len)) = row else {
+            return Ok(None);
+        };
+        let mut file: SaveFile =
+            serde_json::from_str(&save).map_err(|e| self.corrupt("game", e))?;
+        let undo = self.read_stack(UNDO, undo_len)?;
+        let redo = self.read_stack(REDO, redo_len)?;
+        let parse = |rows: &[String]| -> Result<Vec<SavedSnapshot>, StoreError> {
+            rows.iter()
+                .map(|r| serde_json::from_str(r).map_err(|e| self.corrupt("undo history", e)))
+                .collect()
+        };
+        file.undo = parse(&undo)?;
+        file.redo = parse(&redo)?;
+        self.history = Some([undo, redo]);
+        Ok(Some(file))
+    }
+
+    fn save_game(&mut self, save: &SaveFile) -> Result<(), StoreError> {
+        let undo = to_rows(&save.undo).map_err(|e| self.corrupt("undo history", e))?;
+        let redo = to_rows(&save.redo).map_err(|e| self.corrupt("undo history", e))?;
+        let mut head = save.clone();
+        head.undo.clear();
+        head.redo.clear();
+        let head = serde_json::to_string(&head).map_err(|e| self.corrupt("game", e))?;
+        // Without what this session last wrote, every snapshot is rewritten.
+        let old = self.history.take();
+        let result = (|| -> rusqlite::Result<()> {
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let empty: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+            let known = old.is_some();
+            let old = old.as_ref().unwrap_or(&empty);
+            if !known {
+                tx.execute("DELETE FROM history WHERE player = ?1", [self.id])?;
+            }
+            write_stack(&tx, self.id, UNDO, &old[0], &undo)?;
+            write_stack(&tx, self.id, REDO, &old[1], &redo)?;
+            tx.prepare_cached(
+                "INSERT INTO games (player, save, undo_len, redo_len, saved)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (player) DO UPDATE SET save = ?2, undo_len = ?3, redo_len = ?4,
+                 saved = ?5",
+            )?
+            .execute(params![
+                self.id,
+                head,
+                undo.len() as i64,
+                redo.len() as i64,
+                now()
+            ])?;
+            tx.commit()
+        })();
+        result.map_err(|e| self.fail(e))?;
+        self.history = Some([undo, redo]);
+        Ok(())
+    }
+
+    fn load_stats(&mut self) -> Result<(Stats, Profile), StoreError> {
+        let row = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
+        self.parse_stats(row)
+    }
+
+    fn add_records(&mut self, records: &[Record]) -> Result<(), StoreError> {
+        let (id, path) = (self.id, self.path.clone());
+        let fail = |source| StoreError::Db {
+            path: path.clone(),
+            source,
+        };
+        let corrupt = |what, e: serde_json::Error| StoreError::Corrupt {
+            path: path.clone(),
+            what,
+            player: id,
+            reason: e.to_string(),
+        };
+        // Immediate: the read below is followed by a write, which must not find another
+        // writer in between.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let (mut stats, mut profile) = match Self::read_stats(&tx, id).map_err(fail)? {
+            Some((s, p)) => (
+                serde_json::from_str(&s).map_err(|e| corrupt("stats", e))?,
+                serde_json::from_str(&p).map_err(|e| corrupt("profile", e))?,
+            ),
+            None => (Stats::new(), Profile::new()),
+        };
+        for r in records {
+            crate::tui::tally(&mut stats, r);
+            crate::tui::note_in_profile(&mut profile, r);
+        }
+        let s = serde_json::to_string(&stats).map_err(|e| corrupt("stats", e))?;
+        let p = serde_json::to_string(&profile).map_err(|e| corrupt("profile", e))?;
+        tx.execute(
+            "INSERT INTO stats (player, stats, profile) VALUES (?1, ?2, ?3)
+             ON CONFLICT (player) DO UPDATE SET stats = ?2, profile = ?3",
+            params![id, s, p],
+        )
+        .and_then(|_| tx.commit())
+        .map_err(fail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{builtin, Game};
+    use crate::geometry::Cell;
+    use crate::puzzle::Variant;
+
+    fn temp() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("termdoku.db");
+        (dir, path)
+    }
+
+    /// A game with `moves` digits placed (each an undo step), then `undone` of them undone.
+    fn played(moves: usize, undone: usize) -> SaveFile {
+        let mut game = Game::new(builtin::puzzle(Variant::Standard));
+        let empty: Vec<Cell> = (0..81)
+            .filter(|&i| game.value(i) == 0)
+            .take(moves)
+            .collect();
+        for &i in &empty {
+            game.place(i, 1, false, 0).unwrap();
+        }
+        for _ in 0..undone {
+            game.undo(0);
+        }
+        SaveFile::from_game(&game, 0, false)
+    }
+
+    #[test]
+    fn an_empty_file_is_given_the_schema() {
+        let (_dir, path) = temp();
+        std::fs::write(&path, b"").unwrap();
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        // Opening again migrates nothing and keeps the data.
+        store
+            .open("SHA256:a")
+            .unwrap()
+            .save_game(&played(2, 0))
+            .unwrap();
+        let again = SqliteStore::open(&path).unwrap();
+        assert_eq!(again.schema_version().unwrap(), SCHEMA_VERSION);
+        assert!(again
+            .open("SHA256:a")
+            .unwrap()
+            .load_game()
+            .unwrap()
+            .is_some());
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_by_name() {
+        let (_dir, path) = temp();
+        SqliteStore::open(&path).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("UPDATE schema_version SET version = 99", [])
+            .unwrap();
+        let err = SqliteStore::open(&path).err().unwrap().to_string();
+        assert!(err.contains("schema version 99"), "{err}");
+        assert!(err.contains("termdoku.db"), "{err}");
+    }
+
+    #[test]
+    fn a_game_comes_back_with_its_undo_and_redo_history() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let mut p = store.open("SHA256:a").unwrap();
+        assert!(p.load_game().unwrap().is_none());
+        // Saved move by move, as the server does, then two undone.
+        for n in 1..=5 {
+            p.save_game(&played(n, 0)).unwrap();
+        }
+        let want = played(5, 2);
+        p.save_game(&want).unwrap();
+        drop(p);
+        let got = store
+            .open("SHA256:a")
+            .unwrap()
+            .load_game()
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.undo.len(), 3);
+        assert_eq!(got.redo.len(), 2);
+        assert_eq!(got.to_json().unwrap(), want.to_json().unwrap());
+    }
+
+    #[test]
+    fn a_fresh_session_rewrites_a_shorter_history() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        store
+            .open("SHA256:a")
+            .unwrap()
+            .save_game(&played(6, 0))
+            .unwrap();
+        // A new session (knowing nothing of what is stored) saves a new game.
+        let want = played(1, 0);
+        store.open("SHA256:a").unwrap().save_game(&want).unwrap();
+        let got = store
+            .open("SHA256:a")
+            .unwrap()
+            .load_game()
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.to_json().unwrap(), want.to_json().unwrap());
+    }
+
+    #[test]
+    fn two_players_are_kept_apart() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let mut a = store.open("SHA256:a").unwrap();
+        let mut b = store.open("SHA256:b").unwrap();
+        a.save_game(&played(4, 0)).unwrap();
+        b.save_game(&played(1, 0)).unwrap();
+        a.add_records(&[Record::HintNeeded("x-wing".into())])
+            .unwrap();
+        assert_eq!(a.load_game().unwrap().unwrap().undo.len(), 4);
+        assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
+        assert_eq!(a.load_stats().unwrap().1.skill("x-wing").hints, 1);
+        assert_eq!(b.load_stats().unwrap().1.skill("x-wing").hints, 0);
+        assert!(store
+            .open("SHA256:c")
+            .unwrap()
+            .load_game()
+            .unwrap()
+            .is_none());
+    }
+}
