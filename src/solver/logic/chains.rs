@@ -492,14 +492,14 @@ const NO_CELL: Cell = usize::MAX;
 
 /// The path of a discontinuous loop from its start back to `end` (a state of the start
 /// node), empty when HoDoKu would not take it: the loop must leave the start cell by its
-/// first link and come back from outside it, and meet no other cell twice.
+/// first link and meet no other cell twice.
 fn loop_path(g: &Graph, seen: &[(u32, u8)], end: usize, start_cell: Cell) -> Vec<ChainNode> {
     let st = states(seen, end);
     let in_start = |i: usize| {
         st.get(i)
             .is_some_and(|&x| g.nodes[x / 2].cells.contains(start_cell))
     };
-    if st.len() < 3 || in_start(1) || in_start(st.len() - 2) || is_lasso(g, &st, start_cell) {
+    if st.len() < 3 || in_start(1) || is_lasso(g, &st, start_cell) {
         return Vec::new();
     }
     nodes_of(g, &st)
@@ -734,6 +734,26 @@ fn search(
                         .map(|x| Candidate::new(cell, x))
                         .collect();
                     sink(step(info, chain, others, Vec::new()))?;
+                }
+            }
+            // s false forces another digit x of its cell false: x goes (HoDoKu's
+            // discontinuous loop with a strong first and a weak last link).
+            let d = g.nodes[s].digit;
+            for x in ctx.cand[cell].iter().filter(|&x| x != d) {
+                let Some(e) = g.index.cell(cell, x) else {
+                    continue;
+                };
+                if from_off[e * 2].0 == u32::MAX {
+                    continue;
+                }
+                let chain = loop_path(g, from_off, e * 2, cell);
+                let back_outside = chain
+                    .len()
+                    .checked_sub(2)
+                    .and_then(|i| chain.get(i))
+                    .is_some_and(|n| !n.cells.contains(&cell));
+                if back_outside && (!grouped || uses_group(&chain)) {
+                    sink(step(info, chain, vec![Candidate::new(cell, x)], Vec::new()))?;
                 }
             }
             // Continuous, as HoDoKu finds them from a bivalue cell: s true leads to its
