@@ -487,8 +487,22 @@ fn nodes_of(g: &Graph, states: &[usize]) -> Vec<ChainNode> {
         .collect()
 }
 
-fn path(g: &Graph, seen: &[(u32, u8)], end: usize) -> Vec<ChainNode> {
-    nodes_of(g, &states(seen, end))
+/// No cell: `is_lasso` exempts no start cell (AICs may not come back to theirs).
+const NO_CELL: Cell = usize::MAX;
+
+/// The path of a discontinuous loop from its start back to `end` (a state of the start
+/// node), empty when HoDoKu would not take it: the loop must leave the start cell by its
+/// first link and meet no other cell twice.
+fn loop_path(g: &Graph, seen: &[(u32, u8)], end: usize, start_cell: Cell) -> Vec<ChainNode> {
+    let st = states(seen, end);
+    let in_start = |i: usize| {
+        st.get(i)
+            .is_some_and(|&x| g.nodes[x / 2].cells.contains(start_cell))
+    };
+    if st.len() < 3 || in_start(1) || is_lasso(g, &st, start_cell) {
+        return Vec::new();
+    }
+    nodes_of(g, &st)
 }
 
 /// The cells a node occupies: an ALS node the whole set.
@@ -647,7 +661,12 @@ fn search(
             // The path is built only when the ends give something (building it for every
             // pair of ends would cost more than the search).
             let chain_of = || {
-                let chain = path(g, from_off, end);
+                let st = states(from_off, end);
+                // HoDoKu drops AICs that come back to a cell they left, the first included.
+                if kind == Kind::Aic && is_lasso(g, &st, NO_CELL) {
+                    return None;
+                }
+                let chain = nodes_of(g, &st);
                 (!grouped || uses_group(&chain)).then_some(chain)
             };
             match kind {
@@ -680,6 +699,10 @@ fn search(
                         continue;
                     }
                     let loop_states = states(from_off, end);
+                    let start_cell = a.cells.first().unwrap_or(NO_CELL);
+                    if is_lasso(g, &loop_states, start_cell) {
+                        continue;
+                    }
                     if let Some(found) =
                         continuous_step(ctx, g, info, &loop_states, |c| !grouped || uses_group(c))
                     {
@@ -694,14 +717,14 @@ fn search(
             let from_on = &on.seen;
             let cell = g.nodes[s].cells.first().unwrap_or(0);
             if from_on[s * 2].0 != u32::MAX {
-                let chain = path(g, from_on, s * 2);
+                let chain = loop_path(g, from_on, s * 2, cell);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     let elim = vec![Candidate::new(cell, g.nodes[s].digit)];
                     sink(step(info, chain, elim, Vec::new()))?;
                 }
             }
             if from_off[s * 2 + 1].0 != u32::MAX {
-                let chain = path(g, from_off, s * 2 + 1);
+                let chain = loop_path(g, from_off, s * 2 + 1, cell);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     // Written as HoDoKu does: the cell's other candidates go.
                     let d = g.nodes[s].digit;
@@ -711,6 +734,26 @@ fn search(
                         .map(|x| Candidate::new(cell, x))
                         .collect();
                     sink(step(info, chain, others, Vec::new()))?;
+                }
+            }
+            // s false forces another digit x of its cell false: x goes (HoDoKu's
+            // discontinuous loop with a strong first and a weak last link).
+            let d = g.nodes[s].digit;
+            for x in ctx.cand[cell].iter().filter(|&x| x != d) {
+                let Some(e) = g.index.cell(cell, x) else {
+                    continue;
+                };
+                if from_off[e * 2].0 == u32::MAX {
+                    continue;
+                }
+                let chain = loop_path(g, from_off, e * 2, cell);
+                let back_outside = chain
+                    .len()
+                    .checked_sub(2)
+                    .and_then(|i| chain.get(i))
+                    .is_some_and(|n| !n.cells.contains(&cell));
+                if back_outside && (!grouped || uses_group(&chain)) {
+                    sink(step(info, chain, vec![Candidate::new(cell, x)], Vec::new()))?;
                 }
             }
             // Continuous, as HoDoKu finds them from a bivalue cell: s true leads to its

@@ -8,6 +8,7 @@ pub mod als;
 pub mod cages;
 pub mod chain_text;
 pub mod chains;
+mod choice;
 pub mod coloring;
 pub mod complex_fish;
 pub mod fish;
@@ -595,7 +596,30 @@ pub fn first_step(
 }
 
 fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
-    for info in table.iter().filter(|t| t.enabled) {
+    let enabled: Vec<&'static TechniqueInfo> = table.iter().filter(|t| t.enabled).collect();
+    let mut i = 0;
+    while let Some(&info) = enabled.get(i) {
+        if let Some((order, pool)) = choice::sorted(info) {
+            // Every instance of the pool's techniques, sorted as HoDoKu sorts them.
+            let mut all = Vec::new();
+            while let Some(&t) = enabled
+                .get(i)
+                .filter(|t| choice::sorted(t).map(|x| x.1) == Some(pool))
+            {
+                let _ = find_with(ctx, t, &mut |s: Step| {
+                    if useful(ctx.grid, &s) {
+                        all.push(s);
+                    }
+                    ControlFlow::Continue(())
+                });
+                i += 1;
+            }
+            if let Some(best) = choice::best(all, order) {
+                return Some(best);
+            }
+            continue;
+        }
+        i += 1;
         let mut found = None;
         let _ = find_with(ctx, info, &mut |s: Step| {
             if useful(ctx.grid, &s) {
