@@ -598,8 +598,11 @@ pub fn first_step(
 fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
     let enabled: Vec<&'static TechniqueInfo> = table.iter().filter(|t| t.enabled).collect();
     let mut i = 0;
+    // HoDoKu's sorting is what its ratings are compared on: plain 9x9 only. Elsewhere the
+    // first instance found is taken, which keeps the honeycomb and killer nets affordable.
+    let sorting = ctx.geo.is_plain_9x9();
     while let Some(&info) = enabled.get(i) {
-        if let Some((order, pool)) = choice::sorted(info) {
+        if let Some((order, pool)) = choice::sorted(info).filter(|_| sorting) {
             // Every instance of the pool's techniques, sorted as HoDoKu sorts them.
             let mut all = Vec::new();
             while let Some(&t) = enabled
