@@ -146,8 +146,8 @@ pub fn hint_technique(
         (None, searched) => {
             let text = match searched {
                 Some(s) => format!(
-                    "{}: searched {} of {} base sets; no step found within the limit",
-                    info.name, s.done, s.total
+                    "{}: searched {} of {} {}; no step found within the limit",
+                    info.name, s.done, s.total, s.unit
                 ),
                 None => format!("No {} in this position", info.name),
             };

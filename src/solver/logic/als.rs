@@ -12,8 +12,16 @@ use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, Techniqu
 use crate::geometry::{digit_char, Cell, Digits, Geometry};
 use std::ops::ControlFlow;
 
-/// Longest ALS-Chain searched (sets in the chain).
+/// Longest ALS-Chain searched in both directions and through overlapping sets (sets in
+/// the chain): HoDoKu's all-steps search, which its regression library was made with.
 const MAX_CHAIN: usize = 6;
+/// Longest ALS-Chain searched at all (sets): HoDoKu's solving path follows up to 50
+/// restricted commons, forward in its set order and between disjoint sets only.
+const MAX_LONG_CHAIN: usize = 51;
+/// HoDoKu's shortest ALS-Chain (three restricted commons).
+const MIN_LONG_CHAIN: usize = 4;
+/// Links tried by the forward search, over all starts.
+const LONG_BUDGET: usize = 1_000_000;
 /// Chain links tried from one start set per chain length: every start gets its share.
 const START_BUDGET: usize = 10_000;
 /// Chain links tried per chain length over all starts (keeps stuck positions cheap).
@@ -56,6 +64,9 @@ pub struct Index {
     chain_links: Vec<ChainLink>,
     /// `chain_links[chain_start[i]..chain_start[i + 1]]` are set `i`'s.
     chain_start: Vec<usize>,
+    /// `rank[i]`: set `i`'s place in HoDoKu's set order (house by house, each house's
+    /// subsets depth first by cell), which its long chains follow forward only.
+    rank: Vec<u32>,
 }
 
 /// One link as the chain search reads it.
@@ -70,6 +81,9 @@ struct ChainLink {
 impl Index {
     pub fn build(ctx: &Ctx) -> Index {
         let mut sets = Vec::new();
+        // HoDoKu's order of each set: its house, then its cells' places in the house, first
+        // place most significant, 5 bits each (a prefix sorts first).
+        let mut order: Vec<u128> = Vec::new();
         // Candidates of each subset, from the subset without its lowest cell.
         let mut union: Vec<u16> = Vec::new();
         for (hi, &h) in ctx.t.complete.iter().enumerate() {
@@ -88,9 +102,13 @@ impl Index {
                 }
                 let digits = Digits(u);
                 let mut set = CellSet::EMPTY;
+                let mut key = (hi as u128) << 80;
+                let mut shift = 75u32;
                 for (k, &c) in cells.iter().enumerate().take(n) {
                     if bits & (1 << k) != 0 {
                         set.insert(c);
+                        key |= (k as u128 + 1) << shift;
+                        shift = shift.saturating_sub(5);
                     }
                 }
                 // Once only: skip sets an earlier house already holds.
@@ -112,6 +130,7 @@ impl Index {
                     with[usize::from(d)] = w;
                     buddy[usize::from(d)] = b.minus(set);
                 }
+                order.push(key);
                 sets.push(Als {
                     list: set.to_vec(),
                     cells: set,
@@ -170,6 +189,12 @@ impl Index {
             }
         }
         chain_start.push(chain_links.len());
+        let mut by_order: Vec<usize> = (0..sets.len()).collect();
+        by_order.sort_unstable_by_key(|&i| order[i]);
+        let mut rank = vec![0u32; sets.len()];
+        for (r, &i) in by_order.iter().enumerate() {
+            rank[i] = u32::try_from(r).unwrap_or(u32::MAX);
+        }
         Index {
             sets,
             cells,
@@ -177,6 +202,7 @@ impl Index {
             overlapping,
             chain_links,
             chain_start,
+            rank,
         }
     }
 }
@@ -370,7 +396,133 @@ fn chain(
             }
         }
     }
+    long_chains(ctx, index, info, sink)
+}
+
+/// One chain state of the long search: a set entered by a digit, and how it was reached.
+#[derive(Clone, Copy)]
+struct Node {
+    set: usize,
+    /// The linking digit the set was entered by (the start's: its first link's digit).
+    arc: u8,
+    /// The digits the entering link locks out of this set (HoDoKu's "actual" RCs).
+    locked: Digits,
+    parent: usize,
+    sets: usize,
+}
+
+/// Chains as HoDoKu's solving path finds them, of any length: each link to a later
+/// disjoint set in HoDoKu's order. The eliminations depend only on the start, its digit,
+/// the last set and the last link, so a breadth-first search per start and first digit
+/// meets each (set, digit) state once, at its shortest. The short search's budgets per
+/// start can stop before a six-set chain this finds (top1465 #404). Under a link budget,
+/// reported when asked by name.
+fn long_chains(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let n = index.sets.len();
+    let digits = usize::from(ctx.geo.max_digit()).min(16) + 1;
+    let mut stamp = vec![0u32; n * digits];
+    let mut gen = 0u32;
+    let mut queue: Vec<Node> = Vec::new();
+    let mut budget = LONG_BUDGET;
+    for start in 0..n {
+        let first = &index.sets[start];
+        for x1 in first.digits.iter().filter(|&d| d <= 16) {
+            gen += 1;
+            queue.clear();
+            queue.push(Node {
+                set: start,
+                arc: x1,
+                locked: Digits::single(x1),
+                parent: usize::MAX,
+                sets: 1,
+            });
+            let mut head = 0;
+            while let Some(&node) = queue.get(head) {
+                head += 1;
+                if node.sets >= MAX_LONG_CHAIN {
+                    continue;
+                }
+                for &(next, rcc) in &index.links[node.set] {
+                    if budget == 0 {
+                        let searched = super::complex_fish::Searched {
+                            done: start as u64,
+                            total: n as u64,
+                            unit: "start sets",
+                        };
+                        ctx.cache.searched.set(Some(searched));
+                        return ControlFlow::Continue(());
+                    }
+                    budget -= 1;
+                    if index.rank[next] <= index.rank[node.set] {
+                        continue;
+                    }
+                    // The first link takes the start's digit; later ones every RCC but the
+                    // digit they came in by, each a state of its own.
+                    let locked = if node.sets == 1 {
+                        rcc & Digits::single(x1)
+                    } else {
+                        rcc.without(Digits::single(node.arc))
+                    };
+                    for x in locked.iter() {
+                        let key = next * digits + usize::from(x);
+                        match stamp.get_mut(key) {
+                            Some(s) if *s != gen => *s = gen,
+                            _ => continue,
+                        }
+                        queue.push(Node {
+                            set: next,
+                            arc: x,
+                            locked,
+                            parent: head - 1,
+                            sets: node.sets + 1,
+                        });
+                        if node.sets + 1 >= MIN_LONG_CHAIN {
+                            long_chain_step(ctx, index, info, &queue, x1, sink)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
     ControlFlow::Continue(())
+}
+
+/// The eliminations of the chain ending at the queue's last node, sent as a step.
+fn long_chain_step(
+    ctx: &Ctx,
+    index: &Index,
+    info: &'static TechniqueInfo,
+    queue: &[Node],
+    x1: u8,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
+    let Some(end) = queue.last() else {
+        return ControlFlow::Continue(());
+    };
+    let mut path = vec![*end];
+    let mut at = end.parent;
+    while let Some(&node) = queue.get(at) {
+        path.push(node);
+        at = node.parent;
+    }
+    path.reverse();
+    let (first, last) = (&index.sets[path[0].set], &index.sets[end.set]);
+    let zs = (first.digits & last.digits).without(Digits::single(x1) | end.locked);
+    let mut elims = Vec::new();
+    for z in zs.iter() {
+        to_cands(common_elims(ctx, first, last, z), z, &mut elims);
+    }
+    if elims.is_empty() {
+        return ControlFlow::Continue(());
+    }
+    let sets: Vec<&Als> = path.iter().map(|node| &index.sets[node.set]).collect();
+    let rccs: Vec<u8> = path[1..].iter().map(|node| node.arc).collect();
+    sink(als_step(info, &sets, rccs, elims, None))
 }
 
 /// Chain states visited in the current search: `stamp[state] == gen`. Small stamps and
@@ -642,6 +794,12 @@ mod tests {
     use super::super::testutil::{elims, reglib};
     use super::super::{find_all, Detail};
 
+    /// Solutions of top1465 puzzles 365 and 404 (1-based lines).
+    const TOP365: &str =
+        "965381724173426985842597361214679853639258417758143296486935172391762548527814639";
+    const TOP404: &str =
+        "852476391137298465946351278469715823371829546285634917528967134794183652613542789";
+
     // Positions from HoDoKu's regression library (one instance of the technique each).
 
     #[test]
@@ -729,5 +887,57 @@ mod tests {
         );
         let all = elims(&g, "als-chain").join(" ");
         assert!(all.contains("519") && all.contains("567"), "{all}");
+    }
+
+    /// Every ALS-Chain step of a position, each checked against the puzzle's solution.
+    fn sound_chains(g: &crate::puzzle::Grid, solution: &str) -> Vec<super::Step> {
+        let sol = solution.as_bytes();
+        let steps = find_all(g, "als-chain");
+        for s in &steps {
+            for e in &s.eliminations {
+                assert_ne!(sol[e.cell] - b'0', e.digit, "unsound: {e:?}");
+            }
+        }
+        steps
+    }
+
+    fn set_count(step: &super::Step) -> usize {
+        match &step.pattern {
+            super::super::Pattern::Als { sets, .. } => sets.len(),
+            _ => 0,
+        }
+    }
+
+    /// top1465 #365 on HoDoKu's rating path: HoDoKu's eight-set chain 2- r7c9 -6- r9c1279
+    /// -7- r9c3 -6- r278c3 -4- r2568c4 -5- r78c3,r8c1 -6- r89c2,r9c13 -5- r79c9,r9c7 -2
+    /// => r568c9,r78c7<>2, which a search stopping at six sets cannot find.
+    #[test]
+    fn als_chain_of_eight_sets() {
+        let g = reglib(
+            "9..3.+1+7+241...2...5..2.+9.3.12..6.9..36.9.5.............48.9...7........4....81+4.+3.",
+            "613 622 623 723 823 726 531 532 636 836 442 143 147 547 848 152 752 454 256 756 157 \
+             561 362 462 163 464 865 167 467 567 867 868 869 573 781 182 382 582 682 782 583 783 \
+             386 592 692 792 593 297",
+        );
+        let steps = sound_chains(&g, TOP365);
+        // r7c7 (cell 60) loses 2 only through a chain of seven or more sets.
+        let long = steps.iter().any(|s| {
+            set_count(s) >= 7 && s.eliminations.iter().any(|e| e.cell == 60 && e.digit == 2)
+        });
+        assert!(long, "{:?}", elims(&g, "als-chain"));
+    }
+
+    /// top1465 #404 on HoDoKu's rating path: 1- r1c9 -3- r4c9 -4- r7c379 -8- r159c2 -5-
+    /// r125c8 -4- r14c9 -1 => r1c7,r7c9<>1.
+    #[test]
+    fn als_chain_of_hodoku_top1465_404() {
+        let g = reglib(
+            "8.+24.6....3.2..4..+94+6+35+1+278.69..5+82.3...+2....+2..6...1752..+6..3..+9...36.+2+6.+3..2..9",
+            "112 517 917 519 926 528 129 445 552 852 553 853 456 558 958 459 463 865 965 866 567 \
+             473 485 488",
+        );
+        sound_chains(&g, TOP404);
+        let all = elims(&g, "als-chain");
+        assert!(all.contains(&"117 179".to_string()), "{all:?}");
     }
 }

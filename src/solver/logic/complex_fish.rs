@@ -43,6 +43,8 @@ const KRAKEN_FINS: u32 = 2;
 pub struct Searched {
     pub done: u64,
     pub total: u64,
+    /// What was counted ("base sets", "start sets").
+    pub unit: &'static str,
 }
 
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
@@ -140,6 +142,7 @@ impl Budget {
             ctx.cache.searched.set(Some(Searched {
                 done: self.done.get().min(self.total.get()),
                 total: self.total.get(),
+                unit: "base sets",
             }));
         }
     }
