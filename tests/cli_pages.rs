@@ -51,7 +51,7 @@ fn the_json_page_has_its_parts_and_the_example_step() {
         .as_str()
         .is_some_and(|m| m.lines().count() == 9));
     // A technique the bank has no position for still has its page.
-    let v: Value = serde_json::from_str(page(&["aic", "--json"]).trim()).unwrap();
+    let v: Value = serde_json::from_str(page(&["kraken-fish", "--json"]).trim()).unwrap();
     assert!(v["page"]["why"].as_str().is_some());
     assert!(v["example"].is_null());
 }
