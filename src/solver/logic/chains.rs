@@ -493,8 +493,17 @@ const NO_CELL: Cell = usize::MAX;
 /// The path of a discontinuous loop from its start back to `end` (a state of the start
 /// node), empty when HoDoKu would not take it: the loop must leave the start cell by its
 /// first link and meet no other cell twice.
-fn loop_path(g: &Graph, seen: &[(u32, u8)], end: usize, start_cell: Cell) -> Vec<ChainNode> {
+fn loop_path(
+    g: &Graph,
+    seen: &[(u32, u8)],
+    end: usize,
+    start_cell: Cell,
+    lasso: bool,
+) -> Vec<ChainNode> {
     let st = states(seen, end);
+    if !lasso {
+        return nodes_of(g, &st);
+    }
     let in_start = |i: usize| {
         st.get(i)
             .is_some_and(|&x| g.nodes[x / 2].cells.contains(start_cell))
@@ -616,6 +625,9 @@ fn search(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let with_als = !g.als.is_empty();
+    // The lasso rules hold for plain chains only: on grouped and ALS chains they dropped
+    // loops HoDoKu's own regression library expects (reglib 0710/0711).
+    let lasso = !grouped && !with_als;
     let plain = |i: usize| g.nodes[i].als == NO_ALS;
     let single = |i: usize| g.nodes[i].cells.len() == 1 && plain(i);
     // Grouped techniques need a group node (or, with ALS, an ALS node) in the chain.
@@ -663,7 +675,7 @@ fn search(
             let chain_of = || {
                 let st = states(from_off, end);
                 // HoDoKu drops AICs that come back to a cell they left, the first included.
-                if kind == Kind::Aic && is_lasso(g, &st, NO_CELL) {
+                if lasso && kind == Kind::Aic && is_lasso(g, &st, NO_CELL) {
                     return None;
                 }
                 let chain = nodes_of(g, &st);
@@ -700,7 +712,7 @@ fn search(
                     }
                     let loop_states = states(from_off, end);
                     let start_cell = a.cells.first().unwrap_or(NO_CELL);
-                    if is_lasso(g, &loop_states, start_cell) {
+                    if lasso && is_lasso(g, &loop_states, start_cell) {
                         continue;
                     }
                     if let Some(found) =
@@ -717,14 +729,14 @@ fn search(
             let from_on = &on.seen;
             let cell = g.nodes[s].cells.first().unwrap_or(0);
             if from_on[s * 2].0 != u32::MAX {
-                let chain = loop_path(g, from_on, s * 2, cell);
+                let chain = loop_path(g, from_on, s * 2, cell, lasso);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     let elim = vec![Candidate::new(cell, g.nodes[s].digit)];
                     sink(step(info, chain, elim, Vec::new()))?;
                 }
             }
             if from_off[s * 2 + 1].0 != u32::MAX {
-                let chain = loop_path(g, from_off, s * 2 + 1, cell);
+                let chain = loop_path(g, from_off, s * 2 + 1, cell, lasso);
                 if chain.len() >= 3 && (!grouped || uses_group(&chain)) {
                     // Written as HoDoKu does: the cell's other candidates go.
                     let d = g.nodes[s].digit;
@@ -746,7 +758,7 @@ fn search(
                 if from_off[e * 2].0 == u32::MAX {
                     continue;
                 }
-                let chain = loop_path(g, from_off, e * 2, cell);
+                let chain = loop_path(g, from_off, e * 2, cell, lasso);
                 let back_outside = chain
                     .len()
                     .checked_sub(2)
