@@ -53,20 +53,33 @@ fn bad_options_exit_with_usage_status() {
     generate(&["--size", "5"]).code(2);
 }
 
-/// `bench --generate` prints one timing row per variant and level asked for, with the
-/// clue-count histogram when asked; `bench` without a file or --generate is a usage error.
-#[test]
-fn bench_generate_prints_a_row_per_level() {
+/// The standard output of a successful `termdoku bench --generate ARGS`.
+fn bench_generate(args: &[&str]) -> String {
     let out = Command::cargo_bin("termdoku")
         .unwrap()
-        .args(["bench", "--generate", "--variant", "diagonal"])
-        .args(["--difficulty", "easy", "--count", "4", "--givens"])
+        .args(["bench", "--generate"])
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let text = String::from_utf8(out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// `bench --generate` prints one timing row per variant and level asked for, with the
+/// clue-count histogram when asked; `bench` without a file or --generate is a usage error.
+#[test]
+fn bench_generate_prints_a_row_per_level() {
+    let text = bench_generate(&[
+        "--variant",
+        "diagonal",
+        "--difficulty",
+        "easy",
+        "--count",
+        "4",
+        "--givens",
+    ]);
     let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("diagonal")).collect();
     assert_eq!(rows.len(), 1, "{text}");
     assert!(
@@ -96,15 +109,7 @@ fn bench_generate_prints_a_row_per_level() {
 /// searching for them.
 #[test]
 fn bench_generate_times_other_sizes_and_skips_unreachable_levels() {
-    let out = Command::cargo_bin("termdoku")
-        .unwrap()
-        .args(["bench", "--generate", "--size", "4", "--count", "3"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = bench_generate(&["--size", "4", "--count", "3"]);
     assert!(text.lines().next().unwrap_or("").contains("4x4"), "{text}");
     let easy = text
         .lines()
