@@ -67,6 +67,10 @@ pub struct Index {
     /// `rank[i]`: set `i`'s place in HoDoKu's set order (house by house, each house's
     /// subsets depth first by cell), which its long chains follow forward only.
     rank: Vec<u32>,
+    /// HoDoKu's restricted commons on its solving path: every pair of disjoint sets sharing
+    /// an RCC, `(i, j, rcc)` with `i` before `j` in its set order, sorted by `i`'s place then
+    /// `j`'s. ALS-XZ and ALS-XY-Wing take the first instance in this order, as HoDoKu does.
+    forward: Vec<(usize, usize, Digits)>,
 }
 
 /// One link as the chain search reads it.
@@ -195,6 +199,17 @@ impl Index {
         for (r, &i) in by_order.iter().enumerate() {
             rank[i] = u32::try_from(r).unwrap_or(u32::MAX);
         }
+        let mut forward = Vec::new();
+        for &i in &by_order {
+            let start = forward.len();
+            forward.extend(
+                links[i]
+                    .iter()
+                    .filter(|&&(j, _)| rank[j] > rank[i])
+                    .map(|&(j, rcc)| (i, j, rcc)),
+            );
+            forward[start..].sort_unstable_by_key(|&(_, j, _)| rank[j]);
+        }
         Index {
             sets,
             cells,
@@ -203,6 +218,7 @@ impl Index {
             chain_links,
             chain_start,
             rank,
+            forward,
         }
     }
 }
@@ -274,32 +290,28 @@ fn als_step(
 /// Two sets joined by an RCC `x`: a digit `z` common to both is true in one of them.
 /// Doubly linked (two RCCs): both sets are locked, so every digit goes from the cells
 /// seeing all its candidates in its set (the RCCs from cells seeing them in both).
+/// Pairs come in HoDoKu's order (its first instance is the one its rating path takes).
 fn xz(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    for (i, links) in index.links.iter().enumerate() {
-        for &(j, rcc) in links {
-            if j < i {
-                continue;
+    for &(i, j, rcc) in &index.forward {
+        let (a, b) = (&index.sets[i], &index.sets[j]);
+        let mut elims = Vec::new();
+        for z in (a.digits & b.digits).without(rcc).iter() {
+            to_cands(common_elims(ctx, a, b, z), z, &mut elims);
+        }
+        if rcc.len() >= 2 {
+            for x in rcc.iter() {
+                to_cands(common_elims(ctx, a, b, x), x, &mut elims);
             }
-            let (a, b) = (&index.sets[i], &index.sets[j]);
-            let mut elims = Vec::new();
-            for z in (a.digits & b.digits).without(rcc).iter() {
-                to_cands(common_elims(ctx, a, b, z), z, &mut elims);
-            }
-            if rcc.len() >= 2 {
-                for x in rcc.iter() {
-                    to_cands(common_elims(ctx, a, b, x), x, &mut elims);
-                }
-                for s in [a, b] {
-                    let other = if std::ptr::eq(s, a) { b } else { a };
-                    for d in s.digits.without(rcc).iter() {
-                        let t = s.buddy(d).and(ctx.digit[usize::from(d)]).minus(other.cells);
-                        to_cands(t, d, &mut elims);
-                    }
+            for s in [a, b] {
+                let other = if std::ptr::eq(s, a) { b } else { a };
+                for d in s.digits.without(rcc).iter() {
+                    let t = s.buddy(d).and(ctx.digit[usize::from(d)]).minus(other.cells);
+                    to_cands(t, d, &mut elims);
                 }
             }
-            if !elims.is_empty() {
-                sink(als_step(info, &[a, b], rcc.iter().collect(), elims, None))?;
-            }
+        }
+        if !elims.is_empty() {
+            sink(als_step(info, &[a, b], rcc.iter().collect(), elims, None))?;
         }
     }
     ControlFlow::Continue(())
@@ -307,25 +319,71 @@ fn xz(ctx: &Ctx, index: &Index, info: &'static TechniqueInfo, sink: &mut Sink) -
 
 /// A pivot set `c` joined to `a` by RCC `x` and to `b` by RCC `y` (`x != y`): a digit `z`
 /// common to `a` and `b` is true in one of them.
+///
+/// First the instances of HoDoKu's solving path, in its order: pairs of its restricted
+/// commons between disjoint sets, the later one after the earlier one, that meet in one set
+/// (the pivot); `z` is none of either link's digits. Then the rest, where sets overlap (its
+/// all-steps search, which its regression library was made with).
 fn xy_wing(
     ctx: &Ctx,
     index: &Index,
     info: &'static TechniqueInfo,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    let rcs = &index.forward;
+    // The restricted commons each set takes part in, in list order.
+    let mut of_set: Vec<Vec<usize>> = vec![Vec::new(); index.sets.len()];
+    for (p, &(i, j, _)) in rcs.iter().enumerate() {
+        of_set[i].push(p);
+        of_set[j].push(p);
+    }
+    let mut later: Vec<usize> = Vec::new();
+    for (p, &(i1, j1, r1)) in rcs.iter().enumerate() {
+        later.clear();
+        later.extend(of_set[i1].iter().chain(&of_set[j1]).filter(|&&q| q > p));
+        later.sort_unstable();
+        for &q in &later {
+            let (i2, j2, r2) = rcs[q];
+            if r1.len() == 1 && r2.len() == 1 && r1 == r2 {
+                continue;
+            }
+            let (ci, ai, bi) = if i1 == i2 {
+                (i1, j1, j2)
+            } else if i1 == j2 {
+                (i1, j1, i2)
+            } else if j1 == i2 {
+                (j1, i1, j2)
+            } else {
+                (j1, i1, i2)
+            };
+            if ai == bi || !index.cells[ai].and(index.cells[bi]).is_empty() {
+                continue;
+            }
+            let (a, b, c) = (&index.sets[ai], &index.sets[bi], &index.sets[ci]);
+            let mut elims = Vec::new();
+            for z in (a.digits & b.digits).without(r1 | r2).iter() {
+                to_cands(common_elims(ctx, a, b, z), z, &mut elims);
+            }
+            if !elims.is_empty() {
+                let links: Vec<u8> = r1.iter().chain(r2.iter()).collect();
+                sink(als_step(info, &[a, c, b], links, elims, None))?;
+            }
+        }
+    }
     for (ci, disjoint) in index.links.iter().enumerate() {
         let c = &index.sets[ci];
         // Wings may overlap each other or the pivot (never on a linking digit).
-        let links: Vec<(usize, Digits)> = disjoint
+        let links: Vec<(usize, Digits, bool)> = disjoint
             .iter()
-            .chain(&index.overlapping[ci])
-            .copied()
+            .map(|&(s, d)| (s, d, true))
+            .chain(index.overlapping[ci].iter().map(|&(s, d)| (s, d, false)))
             .collect();
-        for (p, &(ai, rx)) in links.iter().enumerate() {
-            for &(bi, ry) in &links[p + 1..] {
+        for (p, &(ai, rx, dx)) in links.iter().enumerate() {
+            for &(bi, ry, dy) in &links[p + 1..] {
                 let (a, b) = (&index.sets[ai], &index.sets[bi]);
                 let shared = a.cells.and(b.cells);
-                if shared == a.cells || shared == b.cells {
+                if shared == a.cells || shared == b.cells || (dx && dy && shared.is_empty()) {
+                    // Disjoint wings on disjoint links were HoDoKu's instances above.
                     continue;
                 }
                 for x in rx.iter() {
@@ -359,6 +417,10 @@ fn chain(
     info: &'static TechniqueInfo,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
+    if ctx.cache.hodoku_path.get() {
+        // HoDoKu's solving path sorts only the chains of its forward search.
+        return long_chains(ctx, index, info, sink);
+    }
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
     let digits = usize::from(ctx.geo.max_digit()).min(16) + 1;
     let mut seen = Seen {

@@ -338,6 +338,10 @@ pub(crate) struct Cache {
     /// Set by a bounded on-request search (large complex fish, Kraken fish) whose budget
     /// ran out: how far it got, so the answer can say it is incomplete.
     pub searched: std::cell::Cell<Option<complex_fish::Searched>>,
+    /// Set while the rating path collects every instance of a technique to take the one
+    /// HoDoKu's solving path takes: searches whose other instances HoDoKu never considers
+    /// there (ALS chains through overlapping sets or backwards) leave them out.
+    pub hodoku_path: std::cell::Cell<bool>,
 }
 
 impl<'a> Ctx<'a> {
@@ -609,12 +613,14 @@ fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
                 .get(i)
                 .filter(|t| choice::sorted(t).map(|x| x.1) == Some(pool))
             {
+                ctx.cache.hodoku_path.set(true);
                 let _ = find_with(ctx, t, &mut |s: Step| {
                     if useful(ctx.grid, &s) {
                         all.push(s);
                     }
                     ControlFlow::Continue(())
                 });
+                ctx.cache.hodoku_path.set(false);
                 i += 1;
             }
             if let Some(best) = choice::best(all, order) {
