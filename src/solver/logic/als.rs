@@ -370,6 +370,9 @@ fn xy_wing(
             }
         }
     }
+    if ctx.cache.hodoku_path.get() {
+        return ControlFlow::Continue(());
+    }
     for (ci, disjoint) in index.links.iter().enumerate() {
         let c = &index.sets[ci];
         // Wings may overlap each other or the pivot (never on a linking digit).
@@ -418,7 +421,7 @@ fn chain(
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     if ctx.cache.hodoku_path.get() {
-        // HoDoKu's solving path sorts only the chains of its forward search.
+        // HoDoKu's solving path knows only the chains of its forward search.
         return long_chains(ctx, index, info, sink);
     }
     let mut path: Vec<(usize, u8)> = Vec::with_capacity(MAX_CHAIN);
@@ -1001,5 +1004,34 @@ mod tests {
         sound_chains(&g, TOP404);
         let all = elims(&g, "als-chain");
         assert!(all.contains(&"117 179".to_string()), "{all:?}");
+    }
+
+    /// top1465 #1 on the rating path: HoDoKu 2.2 takes two ALS-XY-Wings (its first in its
+    /// set order, sets not overlapping) and then a forcing chain, r5c4<>3. An XY-Wing through
+    /// overlapping sets, which its solving path never sees, must not come in between.
+    #[test]
+    fn rating_path_takes_hodokus_als_xy_wings_and_no_other() {
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let p =
+            crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Standard, "t", 1)
+                .unwrap()
+                .unwrap();
+        let (steps, _) = crate::solver::rate::solve_path(&p);
+        let g = p.geometry();
+        let shown = |s: &super::Step| {
+            let e: Vec<String> = s
+                .eliminations
+                .iter()
+                .map(|c| format!("{}<>{}", g.cell_name(c.cell), c.digit))
+                .collect();
+            format!("{} {}", s.id(), e.join(" "))
+        };
+        let first = steps.iter().position(|s| s.id() == "als-xy-wing").unwrap();
+        let got: Vec<String> = steps[first..first + 3].iter().map(shown).collect();
+        assert_eq!(got[0], "als-xy-wing r3c7<>2", "{got:?}");
+        assert_eq!(got[1], "als-xy-wing r2c9<>7", "{got:?}");
+        assert!(got[2].ends_with("r5c4<>3"), "{got:?}");
+        assert!(!got[2].starts_with("als"), "{got:?}");
     }
 }

@@ -338,9 +338,9 @@ pub(crate) struct Cache {
     /// Set by a bounded on-request search (large complex fish, Kraken fish) whose budget
     /// ran out: how far it got, so the answer can say it is incomplete.
     pub searched: std::cell::Cell<Option<complex_fish::Searched>>,
-    /// Set while the rating path collects every instance of a technique to take the one
-    /// HoDoKu's solving path takes: searches whose other instances HoDoKu never considers
-    /// there (ALS chains through overlapping sets or backwards) leave them out.
+    /// Set while the next step is chosen on HoDoKu's solving path (plain 9x9): searches
+    /// leave out the instances HoDoKu's solving path never considers (ALS steps through
+    /// overlapping sets, ALS chains backwards), which its all-steps search does find.
     pub hodoku_path: std::cell::Cell<bool>,
 }
 
@@ -600,11 +600,18 @@ pub fn first_step(
 }
 
 fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
+    // HoDoKu's solving path is what its ratings are compared on: plain 9x9 only. Elsewhere
+    // the first instance found is taken, which keeps the honeycomb and killer nets affordable.
+    let sorting = ctx.geo.is_plain_9x9();
+    ctx.cache.hodoku_path.set(sorting);
+    let found = first_in_order(ctx, table, sorting);
+    ctx.cache.hodoku_path.set(false);
+    found
+}
+
+fn first_in_order(ctx: &Ctx, table: &'static [TechniqueInfo], sorting: bool) -> Option<Step> {
     let enabled: Vec<&'static TechniqueInfo> = table.iter().filter(|t| t.enabled).collect();
     let mut i = 0;
-    // HoDoKu's sorting is what its ratings are compared on: plain 9x9 only. Elsewhere the
-    // first instance found is taken, which keeps the honeycomb and killer nets affordable.
-    let sorting = ctx.geo.is_plain_9x9();
     while let Some(&info) = enabled.get(i) {
         if let Some((order, pool)) = choice::sorted(info).filter(|_| sorting) {
             // Every instance of the pool's techniques, sorted as HoDoKu sorts them.
@@ -613,14 +620,12 @@ fn first_in(ctx: &Ctx, table: &'static [TechniqueInfo]) -> Option<Step> {
                 .get(i)
                 .filter(|t| choice::sorted(t).map(|x| x.1) == Some(pool))
             {
-                ctx.cache.hodoku_path.set(true);
                 let _ = find_with(ctx, t, &mut |s: Step| {
                     if useful(ctx.grid, &s) {
                         all.push(s);
                     }
                     ControlFlow::Continue(())
                 });
-                ctx.cache.hodoku_path.set(false);
                 i += 1;
             }
             if let Some(best) = choice::best(all, order) {

@@ -233,6 +233,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
         run_cases::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
+        // As in HoDoKu's forcing chains, a placement removes its cell's other candidates
+        // as links of the chain (r5c4=3 -> r5c4<>4 -> r5c6=4).
+        let mut e = e;
+        e.cell_links = true;
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
         ControlFlow::Continue(())
