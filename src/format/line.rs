@@ -85,27 +85,43 @@ fn parse_line_measured(
     }
     let max_len = *lengths.iter().max().unwrap_or(&81);
     let max_digit = if lengths.contains(&256) { 16 } else { 9 };
+    // The usual line, digits and dots up to its end, a space or a `#`, is read in one
+    // pass; anything else (letters of a 16x16 grid, a stray byte) takes the loop below,
+    // which reads the same bytes to the same cells.
+    let body = &bytes[start..];
+    let run = body
+        .iter()
+        .position(|&b| !(b == b'.' || b.is_ascii_digit()))
+        .unwrap_or(body.len());
+    let plain = body
+        .get(run)
+        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'#');
     let mut cells = Vec::with_capacity(81);
     let mut end = bytes.len();
-    for (i, &b) in bytes.iter().enumerate().skip(start) {
-        if b.is_ascii_whitespace() || b == b'#' {
-            end = i;
-            break;
+    if plain {
+        cells.extend(body[..run].iter().map(|&b| b.saturating_sub(b'0')));
+        end = start + run;
+    } else {
+        for (i, &b) in bytes.iter().enumerate().skip(start) {
+            if b.is_ascii_whitespace() || b == b'#' {
+                end = i;
+                break;
+            }
+            let digit = match b {
+                b'.' | b'0' => 0,
+                _ => match char_digit(b as char) {
+                    Some(d) if d <= max_digit => d,
+                    _ => {
+                        return Err(ParseError::Unexpected {
+                            pos: pos(i + 1),
+                            found: describe_byte(b),
+                            expected: "a digit, '.' or '0'".into(),
+                        })
+                    }
+                },
+            };
+            cells.push(digit);
         }
-        let digit = match b {
-            b'.' | b'0' => 0,
-            _ => match char_digit(b as char) {
-                Some(d) if d <= max_digit => d,
-                _ => {
-                    return Err(ParseError::Unexpected {
-                        pos: pos(i + 1),
-                        found: describe_byte(b),
-                        expected: "a digit, '.' or '0'".into(),
-                    })
-                }
-            },
-        };
-        cells.push(digit);
     }
     let found = if end == bytes.len() && full_len > MAX_KEPT {
         full_len - start

@@ -209,8 +209,9 @@ impl State {
         }
     }
 
-    /// Eliminates the peers of a given; the propagation does the bookkeeping later.
-    /// False when an earlier given already took this cell's digit away (a clash).
+    /// Places a given: eliminates its peers and closes its row for its digit, so the
+    /// first propagation does not place it again. False when an earlier given already
+    /// took this cell's digit away (a clash).
     #[inline]
     fn given(&mut self, cell: usize, d: usize) -> bool {
         let b = cell / 27;
@@ -228,6 +229,8 @@ impl State {
         for &o in &OTHER[b] {
             self.cand[o * 9 + d] &= cols;
         }
+        self.unsolved[b] &= !m;
+        self.open_rows[b] &= !(1 << (3 * d + bit / 9));
         true
     }
 
