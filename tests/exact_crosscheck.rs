@@ -210,7 +210,11 @@ fn shuffle_grid(g: &[u8], moves: [u8; 9], transpose: bool) -> Vec<u8> {
     let col = |c: usize| rot(c / 3, moves[4]) * 3 + rot(c % 3, moves[5 + c / 3]);
     (0..81)
         .map(|i| {
-            let (r, c) = if transpose { (i % 9, i / 9) } else { (i / 9, i % 9) };
+            let (r, c) = if transpose {
+                (i % 9, i / 9)
+            } else {
+                (i / 9, i % 9)
+            };
             g[row(r) * 9 + col(c)]
         })
         .collect()

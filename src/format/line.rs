@@ -85,23 +85,27 @@ fn parse_line_measured(
     }
     let max_len = *lengths.iter().max().unwrap_or(&81);
     let max_digit = if lengths.contains(&256) { 16 } else { 9 };
-    // The usual line, digits and dots up to its end, a space or a `#`, is read in one
-    // pass; anything else (letters of a 16x16 grid, a stray byte) takes the loop below,
-    // which reads the same bytes to the same cells.
+    // The usual line, digits and dots of an expected length up to its end, a space or a
+    // `#`, is read in one pass without branches per byte; anything else (letters of a
+    // 16x16 grid, a stray byte, a wrong length) takes the loop below, which reads the same
+    // bytes to the same cells or reports the error.
     let body = &bytes[start..];
-    let run = body
-        .iter()
-        .position(|&b| !(b == b'.' || b.is_ascii_digit()))
-        .unwrap_or(body.len());
-    let plain = body
-        .get(run)
-        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'#');
-    let mut cells = Vec::with_capacity(81);
+    let plain = lengths.iter().copied().find(|&n| {
+        body.len() >= n
+            && body
+                .get(n)
+                .is_none_or(|&b| b.is_ascii_whitespace() || b == b'#')
+            && body[..n]
+                .iter()
+                .fold(true, |ok, &b| ok & (b == b'.' || b.is_ascii_digit()))
+    });
+    let mut cells;
     let mut end = bytes.len();
-    if plain {
-        cells.extend(body[..run].iter().map(|&b| b.saturating_sub(b'0')));
-        end = start + run;
+    if let Some(n) = plain {
+        cells = body[..n].iter().map(|&b| b.saturating_sub(b'0')).collect();
+        end = start + n;
     } else {
+        cells = Vec::with_capacity(81);
         for (i, &b) in bytes.iter().enumerate().skip(start) {
             if b.is_ascii_whitespace() || b == b'#' {
                 end = i;
@@ -141,7 +145,12 @@ fn parse_line_measured(
     } else {
         size as u8
     };
-    if let Some(i) = cells.iter().position(|&d| d > max) {
+    // The largest value first (no early exit, so it vectorizes), the position only on error.
+    let largest = cells.iter().fold(0, |m, &d| m.max(d));
+    if let Some(i) = (largest > max)
+        .then(|| cells.iter().position(|&d| d > max))
+        .flatten()
+    {
         return Err(ParseError::Unexpected {
             pos: pos(start + i + 1),
             found: format!("'{}'", digit_char(cells[i])),
