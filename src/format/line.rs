@@ -356,6 +356,24 @@ mod tests {
         );
     }
 
+    /// The one-pass read of plain lines stops exactly where the byte-by-byte read does.
+    #[test]
+    fn a_plain_line_ends_only_at_a_space_a_comment_or_its_end() {
+        let err = parse_line(format!("{P}x").as_bytes(), Variant::Standard, "p", 3).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "p:3:82: unexpected 'x' (expected a digit, '.' or '0')"
+        );
+        let err = parse_line(format!("{P}5").as_bytes(), Variant::Standard, "p", 3).unwrap_err();
+        assert!(err.to_string().starts_with("p:3:1: 82 cells"), "{err}");
+        for tail in ["", " ", "\t# note", "#x", "  # hard 1"] {
+            let p = parse_line(format!("  {P}{tail}").as_bytes(), Variant::Standard, "p", 3)
+                .unwrap()
+                .unwrap();
+            assert_eq!(write_line(&p), P, "{tail:?}");
+        }
+    }
+
     #[test]
     fn small_grids_reject_digits_beyond_their_size() {
         let err = parse_line(b"1234....5.......", Variant::Standard, "p", 1).unwrap_err();
