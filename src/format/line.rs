@@ -85,27 +85,47 @@ fn parse_line_measured(
     }
     let max_len = *lengths.iter().max().unwrap_or(&81);
     let max_digit = if lengths.contains(&256) { 16 } else { 9 };
-    let mut cells = Vec::with_capacity(81);
+    // The usual line, digits and dots of an expected length up to its end, a space or a
+    // `#`, is read in one pass without branches per byte; anything else (letters of a
+    // 16x16 grid, a stray byte, a wrong length) takes the loop below, which reads the same
+    // bytes to the same cells or reports the error.
+    let body = &bytes[start..];
+    let plain = lengths.iter().copied().find(|&n| {
+        body.len() >= n
+            && body
+                .get(n)
+                .is_none_or(|&b| b.is_ascii_whitespace() || b == b'#')
+            && body[..n]
+                .iter()
+                .fold(true, |ok, &b| ok & (b == b'.' || b.is_ascii_digit()))
+    });
+    let mut cells;
     let mut end = bytes.len();
-    for (i, &b) in bytes.iter().enumerate().skip(start) {
-        if b.is_ascii_whitespace() || b == b'#' {
-            end = i;
-            break;
+    if let Some(n) = plain {
+        cells = body[..n].iter().map(|&b| b.saturating_sub(b'0')).collect();
+        end = start + n;
+    } else {
+        cells = Vec::with_capacity(81);
+        for (i, &b) in bytes.iter().enumerate().skip(start) {
+            if b.is_ascii_whitespace() || b == b'#' {
+                end = i;
+                break;
+            }
+            let digit = match b {
+                b'.' | b'0' => 0,
+                _ => match char_digit(b as char) {
+                    Some(d) if d <= max_digit => d,
+                    _ => {
+                        return Err(ParseError::Unexpected {
+                            pos: pos(i + 1),
+                            found: describe_byte(b),
+                            expected: "a digit, '.' or '0'".into(),
+                        })
+                    }
+                },
+            };
+            cells.push(digit);
         }
-        let digit = match b {
-            b'.' | b'0' => 0,
-            _ => match char_digit(b as char) {
-                Some(d) if d <= max_digit => d,
-                _ => {
-                    return Err(ParseError::Unexpected {
-                        pos: pos(i + 1),
-                        found: describe_byte(b),
-                        expected: "a digit, '.' or '0'".into(),
-                    })
-                }
-            },
-        };
-        cells.push(digit);
     }
     let found = if end == bytes.len() && full_len > MAX_KEPT {
         full_len - start
@@ -125,7 +145,12 @@ fn parse_line_measured(
     } else {
         size as u8
     };
-    if let Some(i) = cells.iter().position(|&d| d > max) {
+    // The largest value first (no early exit, so it vectorizes), the position only on error.
+    let largest = cells.iter().fold(0, |m, &d| m.max(d));
+    if let Some(i) = (largest > max)
+        .then(|| cells.iter().position(|&d| d > max))
+        .flatten()
+    {
         return Err(ParseError::Unexpected {
             pos: pos(start + i + 1),
             found: format!("'{}'", digit_char(cells[i])),
@@ -329,6 +354,24 @@ mod tests {
             err.to_string().contains("expected 61 for honeycomb"),
             "{err}"
         );
+    }
+
+    /// The one-pass read of plain lines stops exactly where the byte-by-byte read does.
+    #[test]
+    fn a_plain_line_ends_only_at_a_space_a_comment_or_its_end() {
+        let err = parse_line(format!("{P}x").as_bytes(), Variant::Standard, "p", 3).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "p:3:82: unexpected 'x' (expected a digit, '.' or '0')"
+        );
+        let err = parse_line(format!("{P}5").as_bytes(), Variant::Standard, "p", 3).unwrap_err();
+        assert!(err.to_string().starts_with("p:3:1: 82 cells"), "{err}");
+        for tail in ["", " ", "\t# note", "#x", "  # hard 1"] {
+            let p = parse_line(format!("  {P}{tail}").as_bytes(), Variant::Standard, "p", 3)
+                .unwrap()
+                .unwrap();
+            assert_eq!(write_line(&p), P, "{tail:?}");
+        }
     }
 
     #[test]

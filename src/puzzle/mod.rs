@@ -191,7 +191,13 @@ impl Puzzle {
                 expected: geometry.cell_count(),
             });
         }
-        if let Some(c) = givens.iter().position(|&d| d > geometry.max_digit()) {
+        // The largest value first (no early exit, so it vectorizes), the position only on error.
+        let max = geometry.max_digit();
+        let largest = givens.iter().fold(0, |m, &d| m.max(d));
+        if let Some(c) = (largest > max)
+            .then(|| givens.iter().position(|&d| d > max))
+            .flatten()
+        {
             return Err(PuzzleError::DigitRange {
                 cell: geometry.cell_name(c),
                 digit: givens[c],
