@@ -526,11 +526,18 @@ fn name_and_options_are_kept_per_player_and_export_and_delete_work_in_the_game()
     let t = Tmux::new();
     t.start(&keep_as(&alice));
     let screen = t.wait_text("Welcome back");
-    assert!(screen.contains("Alice") && !screen.contains('┃'), "{screen}");
+    assert!(
+        screen.contains("Alice") && !screen.contains('┃'),
+        "{screen}"
+    );
     t.send(&["n", "o", "Enter", "j", "j", "j", "j", "Enter"]);
     t.wait_text("that is all the server keeps about you");
     let all = scrollback(&t);
-    for field in ["\"fingerprint\": \"SHA256:", "\"name\": \"Alice\"", "\"borders\": \"ascii\""] {
+    for field in [
+        "\"fingerprint\": \"SHA256:",
+        "\"name\": \"Alice\"",
+        "\"borders\": \"ascii\"",
+    ] {
         assert!(all.contains(field), "{field} not exported:\n{all}");
     }
     server.wait_log("data exported");

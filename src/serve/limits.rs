@@ -98,7 +98,10 @@ impl AuthRate {
     pub fn exhausted(&self, addr: IpAddr, per_minute: u32, now: Instant) -> bool {
         let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.get(&addr).is_some_and(|q| {
-            q.iter().filter(|t| now.duration_since(**t) < MINUTE).count() >= per_minute as usize
+            q.iter()
+                .filter(|t| now.duration_since(**t) < MINUTE)
+                .count()
+                >= per_minute as usize
         })
     }
 

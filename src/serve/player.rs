@@ -7,10 +7,10 @@ use super::console::{ChannelOut, RemoteConsole};
 use super::hints::HintPool;
 use super::limits::Control;
 use super::store::{NameTaken, PlayerStore, Store, StoreError};
-use crate::tui::account::{self, Account, AccountStore, Options};
 use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::puzzle::Variant;
+use crate::tui::account::{self, Account, AccountStore, Options};
 use crate::tui::app::{App, Message, Record, Tone};
 use crate::tui::effects::Effects;
 use crate::tui::{config::Config, Files, Keeper};
@@ -349,8 +349,8 @@ fn load(
                 game: Some(PathBuf::from("the server's database")),
                 stats: None,
                 banner: None,
-                keeper: Some(keeper.clone()),
-                account: Some(keeper),
+                keeper: Some(keeper.clone() as Arc<dyn Keeper>),
+                account: Some(keeper as Arc<dyn AccountStore>),
             }
         }
         None => Files {

@@ -83,7 +83,9 @@ pub enum Step {
         error: Option<String>,
     },
     /// Typing `delete` to confirm.
-    Delete { typed: String },
+    Delete {
+        typed: String,
+    },
 }
 
 /// A served player's account as the game shows it.
@@ -143,7 +145,10 @@ impl Account {
         let items = vec![
             format!("colours: {}", on(self.options.colour)),
             format!("borders: {borders}"),
-            format!("mouse: {} (from your next connection)", on(self.options.mouse)),
+            format!(
+                "mouse: {} (from your next connection)",
+                on(self.options.mouse)
+            ),
             name,
             "export my data (prints it and ends the session)".to_string(),
             "delete my data".to_string(),
@@ -469,7 +474,11 @@ mod tests {
         assert!(error(&app).unwrap().contains("3-20"));
         keys(&mut app, &store, "<backspace><backspace>taken<enter>");
         assert!(error(&app).unwrap().contains("taken"));
-        keys(&mut app, &store, "<backspace><backspace><backspace><backspace><backspace>Ann_9<enter>");
+        keys(
+            &mut app,
+            &store,
+            "<backspace><backspace><backspace><backspace><backspace>Ann_9<enter>",
+        );
         assert_eq!(app.account.as_ref().unwrap().name.as_deref(), Some("Ann_9"));
         assert_eq!(app.account.as_ref().unwrap().step, Step::List);
     }
@@ -493,7 +502,10 @@ mod tests {
         app.open_account();
         keys(&mut app, &store, "jjjj<enter>");
         assert!(app.quit);
-        assert!(app.farewell().unwrap().starts_with("{\r\n  \"name\": 1\r\n}"));
+        assert!(app
+            .farewell()
+            .unwrap()
+            .starts_with("{\r\n  \"name\": 1\r\n}"));
     }
 
     #[test]

@@ -133,18 +133,24 @@ pub fn draw_list(
     b
 }
 
-/// A one-line text prompt in a box: what to type, the text so far, the last error and
-/// the keys.
-fn text_prompt(
-    area: Rect,
-    title: &str,
-    asks: &str,
-    typed: &str,
-    error: Option<&str>,
-    keys: &str,
-    ascii: bool,
-    buf: &mut Buffer,
-) {
+/// A one-line text prompt: what to type, the text so far, the last error and the keys.
+struct TextPrompt<'a> {
+    title: &'a str,
+    asks: &'a str,
+    typed: &'a str,
+    error: Option<&'a str>,
+    keys: &'a str,
+}
+
+/// Draws a text prompt in a box.
+fn text_prompt(area: Rect, prompt: TextPrompt, ascii: bool, buf: &mut Buffer) {
+    let TextPrompt {
+        title,
+        asks,
+        typed,
+        error,
+        keys,
+    } = prompt;
     let w = 60.min(area.width);
     let h = 8.min(area.height);
     let frame = Rect::new(
@@ -183,11 +189,13 @@ pub fn new_game(menu: &NewGame, area: Rect, ascii: bool, buf: &mut Buffer) {
     match &menu.step {
         Step::File { path, error } => text_prompt(
             area,
-            &menu.title(),
-            "A puzzle file (line format, TOML, collection):",
-            path,
-            error.as_deref(),
-            "enter opens, esc back",
+            TextPrompt {
+                title: &menu.title(),
+                asks: "A puzzle file (line format, TOML, collection):",
+                typed: path,
+                error: error.as_deref(),
+                keys: "enter opens, esc back",
+            },
             ascii,
             buf,
         ),
@@ -205,21 +213,28 @@ pub fn account(a: &Account, area: Rect, ascii: bool, buf: &mut Buffer) {
         }
         AccountStep::Name { typed, error } => text_prompt(
             area,
-            a.title(),
-            &format!("Your name ({NAME_RULES}):"),
-            typed,
-            error.as_deref(),
-            "enter sets it, esc back",
+            TextPrompt {
+                title: a.title(),
+                asks: &format!("Your name ({NAME_RULES}):"),
+                typed,
+                error: error.as_deref(),
+                keys: "enter sets it, esc back",
+            },
             ascii,
             buf,
         ),
         AccountStep::Delete { typed } => text_prompt(
             area,
-            a.title(),
-            &format!("Games, statistics, profile, options and name go for good. Type `{DELETE_WORD}` to confirm:"),
-            typed,
-            None,
-            "enter confirms, esc back",
+            TextPrompt {
+                title: a.title(),
+                asks: &format!(
+                    "Games, statistics, profile, options and name go for good. \
+                     Type `{DELETE_WORD}` to confirm:"
+                ),
+                typed,
+                error: None,
+                keys: "enter confirms, esc back",
+            },
             ascii,
             buf,
         ),
