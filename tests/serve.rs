@@ -412,7 +412,7 @@ fn sign_ins_over_the_rate_are_refused_and_told_why() {
     // the next connection is told so before it is refused.
     let mut refused = None;
     for _ in 0..6 {
-        let (_, out) = run(&server.ssh_as(Some(&key), "INFO", "true"));
+        let (_, out) = run(&format!("{} true", server.ssh_as(Some(&key), "INFO", "")));
         if out.contains("too many sign-in attempts") {
             refused = Some(out);
             break;
@@ -497,7 +497,8 @@ fn name_and_options_are_kept_per_player_and_export_and_delete_work_in_the_game()
     t.send(&["-l", "Al!"]);
     t.send(&["Enter"]);
     t.wait_text("cannot be in a name");
-    t.send(&["BSpace", "-l", "ice"]);
+    t.send(&["BSpace"]);
+    t.send(&["-l", "ice"]);
     t.send(&["Enter"]);
     t.wait_text("display name: Alice");
     // Borders: auto -> unicode -> ascii, at once.

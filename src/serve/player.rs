@@ -258,10 +258,12 @@ fn load(
     client: &ClientTerminal,
 ) -> Result<(App, Files), String> {
     let mut notes: Vec<String> = Vec::new();
-    let mut kept = match store.open(&player.fingerprint) {
-        _ if player.guest => None,
-        Ok(p) => Some(p),
-        Err(e) => {
+    // Nothing is opened for a guest: opening makes the player's row.
+    let opened = (!player.guest).then(|| store.open(&player.fingerprint));
+    let mut kept = match opened {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
             tracing::warn!(player = %player.fingerprint, error = %e, "store");
             notes.push("Your saves could not be opened; nothing will be saved".into());
             None

@@ -332,8 +332,12 @@ impl russh::server::Handler for Connection {
             return session.close(channel);
         }
         if let Err(why) = &self.ticket {
+            // The shell is granted only to say why it ends: OpenSSH shows a refused
+            // shell's data to nobody.
+            session.channel_success(channel)?;
             session.data(channel, format!("{}\r\n", why.message()).into_bytes())?;
-            session.channel_failure(channel)?;
+            session.exit_status_request(channel, 1)?;
+            session.eof(channel)?;
             return session.close(channel);
         }
         session.channel_success(channel)?;
