@@ -223,11 +223,7 @@ impl App {
                 _ => {}
             },
             Step::Delete { typed } => match key {
-                Key::Char(c) => {
-                    if typed.len() < 20 {
-                        typed.push(c);
-                    }
-                }
+                Key::Char(c) if typed.len() < 20 => typed.push(c),
                 Key::Backspace => {
                     typed.pop();
                 }
