@@ -40,10 +40,7 @@ impl Server {
 
     /// A server on `dir`'s data folder, logging to `log`, with more arguments.
     fn start_with(dir: &Path, log: &str, args: &[&str]) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
+        let port = free_port();
         let data = dir.join("data");
         let log = dir.join(log);
         let mut child = Command::new(bin())
@@ -87,13 +84,46 @@ impl Server {
 
     /// The ssh command line for a player with `key`, then `extra` (options or a command).
     fn ssh(&self, key: &Path, extra: &str) -> String {
+        self.ssh_as(Some(key), "ERROR", extra)
+    }
+
+    /// The ssh command line for a player with `key` (none: a guest, who signs in with
+    /// keyboard-interactive), at OpenSSH's `log` level (INFO shows the server's banner).
+    fn ssh_as(&self, key: Option<&Path>, log: &str, extra: &str) -> String {
+        let who = match key {
+            Some(k) => format!("-i {} -o IdentitiesOnly=yes -o BatchMode=yes", k.display()),
+            None => "-o PubkeyAuthentication=no -o PreferredAuthentications=keyboard-interactive"
+                .to_string(),
+        };
         format!(
-            "ssh -F /dev/null -p {} -i {} -o IdentitiesOnly=yes -o BatchMode=yes \
-             -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
+            "ssh -F /dev/null -p {} {who} \
+             -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel={log} \
              {extra} player@127.0.0.1",
             self.port,
-            key.display()
         )
+    }
+
+    /// A server whose `--config` file holds `toml`.
+    fn with_config(dir: &Path, toml: &str) -> Server {
+        let config = dir.join("serve.toml");
+        std::fs::write(&config, toml).unwrap();
+        Server::start_with(dir, "server.log", &["--config", config.to_str().unwrap()])
+    }
+
+    /// Waits (at most 10 s) until the log holds `text`; the log.
+    fn wait_log(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let log = self.log_text();
+            if log.contains(text) {
+                return log;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "`{text}` not logged:\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Players in the server's database (none before the first session).
@@ -110,6 +140,21 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A loopback port free now, from 42000-42999 (the range these tests keep to), each
+/// call starting further on so that tests running at once do not race for one port.
+fn free_port() -> u16 {
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let start = (std::process::id() % 500) as u16;
+    for _ in 0..1000 {
+        let port = 42000 + (start + NEXT.fetch_add(7, Ordering::Relaxed)) % 1000;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port in 42000-42999");
 }
 
 fn keygen(dir: &Path, name: &str) -> PathBuf {
@@ -243,12 +288,51 @@ fn only_a_terminal_session_is_served() {
     ));
     assert_ne!(status, Some(0), "{out}");
 
+    // Local forwarding: the client listens, and a connection to it asks the server for a
+    // direct-tcpip channel, which is refused (the client then drops the connection).
+    let local = free_port();
+    let mut forward = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "exec {}",
+                server.ssh(&key, &format!("-N -L 127.0.0.1:{local}:127.0.0.1:9"))
+            ),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut through = None;
+    while start.elapsed() < Duration::from_secs(15) {
+        if let Ok(mut c) = std::net::TcpStream::connect(("127.0.0.1", local)) {
+            use std::io::Read;
+            c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut buf = [0u8; 16];
+            through = Some(c.read(&mut buf).unwrap_or(0));
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = forward.kill();
+    let _ = forward.wait();
+    assert_eq!(through, Some(0), "the forwarded connection carried data");
+
+    let start = Instant::now();
+    while !server.log_text().contains("local port forwarding")
+        && start.elapsed() < Duration::from_secs(5)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let log = server.log_text();
     for request in [
         "\"exec\"",
         "\"subsystem\"",
         "shell without a pty",
         "remote port forwarding",
+        "local port forwarding",
     ] {
         assert!(log.contains(request), "{request} not logged:\n{log}");
     }
@@ -291,6 +375,220 @@ fn a_tiny_window_and_a_resize_storm_leave_the_session_playable() {
     t.wait_text("Cell r1c2");
     t.send(&["q"]);
     t.wait_exit();
+}
+
+#[test]
+fn a_second_session_from_one_address_is_refused_by_the_per_address_limit() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::with_config(tmp.path(), "[limits]\nsessions-per-address = 1\n");
+    let alice = keygen(tmp.path(), "alice");
+    let bob = keygen(tmp.path(), "bob");
+    let t = Tmux::new();
+    t.start(&format!("exec {}", server.ssh(&alice, "-tt")));
+    t.wait_text("mistakes 0");
+    let (status, out) = run(&server.ssh(&bob, "-tt"));
+    assert_ne!(status, Some(0), "{out}");
+    assert!(out.contains("too many sessions from your address"), "{out}");
+    server.wait_log("refused: limit");
+    // The first session plays on.
+    t.send(&["l"]);
+    t.wait_text("Cell r1c2");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn sign_ins_over_the_rate_are_refused_and_told_why() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::with_config(tmp.path(), "[limits]\nauth-per-minute = 2\n");
+    let key = keygen(tmp.path(), "player");
+    // Each connection offers its key once or twice: within a few the rate is used up, and
+    // the next connection is told so before it is refused.
+    let mut refused = None;
+    for _ in 0..6 {
+        let (_, out) = run(&format!("{} true", server.ssh_as(Some(&key), "INFO", "")));
+        if out.contains("too many sign-in attempts") {
+            refused = Some(out);
+            break;
+        }
+    }
+    let out = refused.expect("no connection was told of the rate");
+    assert!(out.contains("Permission denied"), "{out}");
+    server.wait_log("refused: authentication rate");
+}
+
+#[test]
+fn an_idle_session_is_saved_and_closed_with_a_message() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::with_config(tmp.path(), "[limits]\nidle-timeout = 1\n");
+    let key = keygen(tmp.path(), "player");
+    let t = Tmux::new();
+    t.start(&format!("{}; sleep 30", server.ssh(&key, "-tt")));
+    t.wait_text("mistakes 0");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("closed after a long time without a key");
+    let log = server.wait_log("session ended by the server");
+    assert!(log.contains("without a key"), "{log}");
+    let t = Tmux::new();
+    t.start(&format!("exec {}", server.ssh(&key, "-tt")));
+    let screen = t.wait_text("Welcome back");
+    assert!(screen.contains(PLAYED_ROW1), "{screen}");
+}
+
+#[test]
+fn input_over_the_rate_closes_the_session_when_configured_so() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::with_config(
+        tmp.path(),
+        "[limits]\ninput-bytes-per-second = 5\ninput-burst = 5\ninput-excess = \"close\"\n",
+    );
+    let key = keygen(tmp.path(), "player");
+    let t = Tmux::new();
+    t.start(&format!("{}; sleep 30", server.ssh(&key, "-tt")));
+    t.wait_text("mistakes 0");
+    t.send(&["-l", "lhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlh"]);
+    t.wait_text("input came faster than the server allows");
+    server.wait_log("refused: input over the rate");
+}
+
+/// The whole scroll-back of a tmux pane (an export is longer than the screen).
+fn scrollback(t: &Tmux) -> String {
+    let out = t
+        .tmux()
+        .args(["capture-pane", "-p", "-J", "-S", "-5000", "-t", "main"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn name_and_options_are_kept_per_player_and_export_and_delete_work_in_the_game() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path());
+    let alice = keygen(tmp.path(), "alice");
+    let bob = keygen(tmp.path(), "bob");
+    let play_as = |key: &Path| format!("exec {}", server.ssh(key, "-tt"));
+    // The screen stays after ssh ends, to read what was printed.
+    let keep_as = |key: &Path| format!("{}; sleep 30", server.ssh(key, "-tt"));
+
+    let t = Tmux::new();
+    t.start(&play_as(&alice));
+    t.wait_text("mistakes 0");
+    // The new-game menu's last entry, then the name: invalid, then good.
+    t.send(&["n", "o", "Enter"]);
+    t.wait_text("Options and account");
+    t.send(&["j", "j", "j", "Enter"]);
+    t.wait_text("Your display name");
+    t.send(&["-l", "Al!"]);
+    t.send(&["Enter"]);
+    t.wait_text("cannot be in a name");
+    t.send(&["BSpace"]);
+    t.send(&["-l", "ice"]);
+    t.send(&["Enter"]);
+    t.wait_text("display name: Alice");
+    // Borders: auto -> unicode -> ascii, at once.
+    t.send(&["k", "k", "Enter", "Enter"]);
+    t.wait_text("borders: ascii");
+    t.send(&["h"]);
+    let screen = t.wait_for("the board again", |s| !s.contains("borders: ascii"));
+    assert!(screen.contains("Alice"), "{screen}");
+    assert!(!screen.contains('┃'), "{screen}");
+    t.send(&["q"]);
+    t.wait_exit();
+
+    // Bob cannot take the name, whatever its case.
+    let t = Tmux::new();
+    t.start(&play_as(&bob));
+    t.wait_text("mistakes 0");
+    t.send(&["n", "o", "Enter", "j", "j", "j", "Enter"]);
+    t.wait_text("Your display name");
+    t.send(&["-l", "aLiCe"]);
+    t.send(&["Enter"]);
+    t.wait_text("is taken");
+    // Bob's connection drops.
+    drop(t);
+
+    // Alice's name and borders come back on her next connection; she exports her data.
+    let t = Tmux::new();
+    t.start(&keep_as(&alice));
+    let screen = t.wait_text("Welcome back");
+    assert!(
+        screen.contains("Alice") && !screen.contains('┃'),
+        "{screen}"
+    );
+    t.send(&["n", "o", "Enter", "j", "j", "j", "j", "Enter"]);
+    t.wait_text("that is all the server keeps about you");
+    let all = scrollback(&t);
+    for field in [
+        "\"fingerprint\": \"SHA256:",
+        "\"name\": \"Alice\"",
+        "\"borders\": \"ascii\"",
+    ] {
+        assert!(all.contains(field), "{field} not exported:\n{all}");
+    }
+    server.wait_log("data exported");
+    drop(t);
+
+    // Deleting asks for the word; then every row of hers goes, Bob's stay.
+    assert_eq!(server.players(), 2);
+    let t = Tmux::new();
+    t.start(&keep_as(&alice));
+    t.wait_text("Welcome back");
+    t.send(&["n", "o", "Enter", "j", "j", "j", "j", "j", "Enter"]);
+    t.wait_text("Delete all your data");
+    t.send(&["-l", "yes"]);
+    t.send(&["Enter"]);
+    // A wrong word deletes nothing: back to the list.
+    t.wait_text("Options and account");
+    assert_eq!(server.players(), 2);
+    t.send(&["Enter"]);
+    t.wait_text("Delete all your data");
+    t.send(&["-l", "delete"]);
+    t.send(&["Enter"]);
+    t.wait_text("your data was deleted");
+    server.wait_log("data deleted");
+    assert_eq!(server.players(), 1, "her player row is gone");
+}
+
+#[test]
+fn a_guest_plays_without_a_key_and_nothing_is_kept() {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start(tmp.path());
+    let t = Tmux::new();
+    t.start(&format!("exec {}", server.ssh_as(None, "ERROR", "-tt")));
+    let screen = t.wait_text("nothing is kept");
+    assert!(screen.contains("guest"), "{screen}");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    t.send(&["q"]);
+    t.wait_exit();
+    server.wait_log("auth (guest)");
+    assert_eq!(server.players(), 0, "nothing kept for a guest");
+
+    // Refused where the configuration says no guests.
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::with_config(tmp.path(), "guests = false\n");
+    let (status, out) = run(&server.ssh_as(None, "ERROR", "-tt"));
+    assert_ne!(status, Some(0), "{out}");
+    assert!(out.contains("Permission denied"), "{out}");
 }
 
 /// Load: many sessions of the russh client typing at once, then `kill -9` of the server

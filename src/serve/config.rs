@@ -6,11 +6,26 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// What `--config` may set.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ServeConfig {
+    /// Players without a key may play as guests (keyboard-interactive sign-in with no
+    /// question); nothing is kept for them.
+    pub guests: bool,
     pub limits: Limits,
     pub hints: HintLimits,
+}
+
+impl Default for ServeConfig {
+    fn default() -> ServeConfig {
+        ServeConfig {
+            // Trying the game should not need a key; a guest writes nothing and the
+            // limits per address hold for guests too.
+            guests: true,
+            limits: Limits::default(),
+            hints: HintLimits::default(),
+        }
+    }
 }
 
 /// Per-address and per-session limits.
@@ -144,6 +159,12 @@ mod tests {
             Limits::default().sessions_per_address
         );
         assert_eq!(c.hints.queue, 1);
+    }
+
+    #[test]
+    fn guests_are_welcome_unless_the_file_says_no() {
+        assert!(parse("", "serve.toml").unwrap().guests);
+        assert!(!parse("guests = false\n", "serve.toml").unwrap().guests);
     }
 
     #[test]

@@ -16,6 +16,10 @@ pub enum Refusal {
     AddressFull,
 }
 
+/// What a client over its authentication rate is shown (as the SSH banner).
+pub const AUTH_RATE_MESSAGE: &str =
+    "termdoku: too many sign-in attempts from your address; please wait a minute.";
+
 impl Refusal {
     /// What the player is told.
     pub fn message(self) -> &'static str {
@@ -90,6 +94,17 @@ pub struct AuthRate {
 const MINUTE: Duration = Duration::from_secs(60);
 
 impl AuthRate {
+    /// Whether the address has used its minute's share at `now` (nothing is counted).
+    pub fn exhausted(&self, addr: IpAddr, per_minute: u32, now: Instant) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get(&addr).is_some_and(|q| {
+            q.iter()
+                .filter(|t| now.duration_since(**t) < MINUTE)
+                .count()
+                >= per_minute as usize
+        })
+    }
+
     /// Counts an attempt at `now`; false when the address has used its minute's share.
     pub fn allow(&self, addr: IpAddr, per_minute: u32, now: Instant) -> bool {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
@@ -235,7 +250,9 @@ mod tests {
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         assert!(rate.allow(a, 2, t));
+        assert!(!rate.exhausted(a, 2, t));
         assert!(rate.allow(a, 2, t + Duration::from_secs(1)));
+        assert!(rate.exhausted(a, 2, t + Duration::from_secs(1)));
         assert!(!rate.allow(a, 2, t + Duration::from_secs(2)));
         assert!(rate.allow(b, 2, t + Duration::from_secs(2)));
         // A minute after the first attempt, one more is allowed.

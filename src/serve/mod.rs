@@ -104,6 +104,7 @@ pub fn serve(args: ServeArgs) -> i32 {
         store,
         sessions: player::Sessions::default(),
         limits: config.limits,
+        guests: config.guests,
         gate: Arc::default(),
         auth_rate: limits::AuthRate::default(),
         hints: Some(hints),
@@ -124,9 +125,19 @@ async fn run(
             return 2;
         }
     };
+    // `none` is never accepted: OpenSSH tries it before any key, so a player with a key
+    // would come in as a guest. Guests sign in with keyboard-interactive (no question).
+    let methods: &[russh::MethodKind] = if shared.guests {
+        &[
+            russh::MethodKind::PublicKey,
+            russh::MethodKind::KeyboardInteractive,
+        ]
+    } else {
+        &[russh::MethodKind::PublicKey]
+    };
     let config = Arc::new(russh::server::Config {
         keys: vec![key],
-        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
+        methods: russh::MethodSet::from(methods),
         auth_rejection_time: Duration::from_millis(300),
         auth_rejection_time_initial: Some(Duration::ZERO),
         inactivity_timeout: Some(Duration::from_secs(3600)),

@@ -6,10 +6,11 @@ use super::config::Limits;
 use super::console::{ChannelOut, RemoteConsole};
 use super::hints::HintPool;
 use super::limits::Control;
-use super::store::{PlayerStore, Store};
+use super::store::{NameTaken, PlayerStore, Store, StoreError};
 use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::puzzle::Variant;
+use crate::tui::account::{self, Account, AccountStore, Options};
 use crate::tui::app::{App, Message, Record, Tone};
 use crate::tui::effects::Effects;
 use crate::tui::{config::Config, Files, Keeper};
@@ -28,8 +29,15 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Player {
     /// As OpenSSH prints it (`SHA256:...`): the player's name in the store and the logs.
+    /// A guest's is `guest-N`, unique while the server runs.
     pub fingerprint: String,
+    /// Signed in without a key: nothing is kept.
+    pub guest: bool,
 }
+
+/// What a guest is told while playing (whenever no other message shows).
+pub const GUEST_NOTE: &str =
+    "You are a guest: nothing is kept. Connect with an SSH key to keep your games.";
 
 /// What the client told about its terminal.
 #[derive(Clone, Debug, Default)]
@@ -210,6 +218,10 @@ pub fn run(
     if let Some(why) = control.reason() {
         tracing::info!(player = %player.fingerprint, reason = %why, "session ended by the server");
         let _ = write!(out, "\r\n{why}\r\n");
+    } else if let Some(text) = app.farewell() {
+        // An export or a deletion: printed on the player's own screen, where it can be
+        // copied (or kept with the terminal's log).
+        let _ = write!(out, "\r\n{text}\r\n");
     }
     let _ = out.flush();
     // Dropping the output closes the channel.
@@ -246,9 +258,12 @@ fn load(
     client: &ClientTerminal,
 ) -> Result<(App, Files), String> {
     let mut notes: Vec<String> = Vec::new();
-    let mut kept = match store.open(&player.fingerprint) {
-        Ok(p) => Some(p),
-        Err(e) => {
+    // Nothing is opened for a guest: opening makes the player's row.
+    let opened = (!player.guest).then(|| store.open(&player.fingerprint));
+    let mut kept = match opened {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
             tracing::warn!(player = %player.fingerprint, error = %e, "store");
             notes.push("Your saves could not be opened; nothing will be saved".into());
             None
@@ -293,6 +308,19 @@ fn load(
     .map_err(|e| e.to_string())?;
     let mut app = app;
     app.set_seed(seed());
+    let mut name = None;
+    let mut options = Options::default();
+    if let Some(p) = kept.as_mut() {
+        match p.load_account() {
+            Ok((n, o)) => (name, options) = (n, o),
+            Err(e) => {
+                tracing::warn!(player = %player.fingerprint, error = %e, "store");
+                notes.push("Your options could not be read; the defaults apply.".into());
+            }
+        }
+    }
+    account::apply(&mut app, &options, utf8);
+    app.account = Some(Account::new(name, options, player.guest));
     if let Some(p) = kept.as_mut() {
         match p.load_stats() {
             Ok((stats, profile)) => {
@@ -312,35 +340,110 @@ fn load(
         });
     }
     let files = match kept {
-        Some(p) => Files {
-            // Only named in a message when saving fails.
-            game: Some(PathBuf::from("the server's database")),
-            stats: None,
-            banner: None,
-            keeper: Some(Arc::new(StoreKeeper(Mutex::new(p)))),
-        },
+        Some(p) => {
+            let keeper = Arc::new(StoreKeeper {
+                store: Mutex::new(p),
+                deleted: AtomicBool::new(false),
+                fingerprint: player.fingerprint.clone(),
+            });
+            Files {
+                // Only named in a message when saving fails.
+                game: Some(PathBuf::from("the server's database")),
+                stats: None,
+                banner: None,
+                keeper: Some(keeper.clone() as Arc<dyn Keeper>),
+                account: Some(keeper as Arc<dyn AccountStore>),
+            }
+        }
         None => Files {
             game: None,
             stats: None,
-            banner: Some("Your game is not being saved.".into()),
+            banner: Some(if player.guest {
+                GUEST_NOTE.into()
+            } else {
+                "Your game is not being saved.".into()
+            }),
             keeper: None,
+            account: None,
         },
     };
     Ok((app, files))
 }
 
-/// The player's store as the player's background writer calls it.
-struct StoreKeeper(Mutex<Box<dyn PlayerStore>>);
+/// The player's store as the player's background writer and account screen call it.
+struct StoreKeeper {
+    store: Mutex<Box<dyn PlayerStore>>,
+    /// The player deleted their data: nothing is written any more.
+    deleted: AtomicBool,
+    fingerprint: String,
+}
+
+impl StoreKeeper {
+    fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn PlayerStore>> {
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A store error, logged; the player is told it was the server's.
+    fn failed(&self, e: &StoreError) -> String {
+        tracing::warn!(player = %self.fingerprint, error = %e, "store");
+        "the server could not do it; please try again later.".into()
+    }
+}
 
 impl Keeper for StoreKeeper {
     fn save_game(&self, save: &SaveFile) -> std::io::Result<()> {
-        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut p = self.store();
+        if self.deleted.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         p.save_game(save).map_err(std::io::Error::other)
     }
 
     fn save_records(&self, records: &[Record]) -> std::io::Result<()> {
-        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut p = self.store();
+        if self.deleted.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         p.add_records(records).map_err(std::io::Error::other)
+    }
+}
+
+impl AccountStore for StoreKeeper {
+    fn save_options(&self, options: &Options) -> Result<(), String> {
+        let r = self.store().save_options(options);
+        r.map_err(|e| self.failed(&e))
+    }
+
+    fn set_name(&self, name: &str) -> Result<(), String> {
+        let r = self.store().set_name(name);
+        match r {
+            Ok(Ok(())) => {
+                tracing::info!(player = %self.fingerprint, name, "display name set");
+                Ok(())
+            }
+            Ok(Err(NameTaken)) => Err(format!(
+                "`{name}` is taken (names are the same whatever their case); choose another."
+            )),
+            Err(e) => Err(self.failed(&e)),
+        }
+    }
+
+    fn export(&self) -> Result<String, String> {
+        let r = self.store().export();
+        tracing::info!(player = %self.fingerprint, ok = r.is_ok(), "data exported");
+        r.map_err(|e| self.failed(&e))
+    }
+
+    fn delete(&self) -> Result<(), String> {
+        // Held across the flag, so no save slips in after the rows are gone.
+        let mut p = self.store();
+        let r = p.delete();
+        if r.is_ok() {
+            self.deleted.store(true, Ordering::SeqCst);
+            tracing::info!(player = %self.fingerprint, "data deleted");
+        }
+        drop(p);
+        r.map_err(|e| self.failed(&e))
     }
 }
 

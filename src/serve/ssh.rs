@@ -6,7 +6,7 @@
 use super::config::{Excess, Limits};
 use super::console::{clamp_size, ChannelOut, Incoming, Outgoing, RemoteConsole};
 use super::hints::HintPool;
-use super::limits::{AuthRate, Bucket, Control, Gate, Refusal, Ticket};
+use super::limits::{AuthRate, Bucket, Control, Gate, Refusal, Ticket, AUTH_RATE_MESSAGE};
 use super::player::{self, ClientTerminal, Player, Sessions};
 use super::store::Store;
 use russh::keys::HashAlg;
@@ -23,6 +23,8 @@ pub struct Shared {
     pub store: Arc<dyn Store>,
     pub sessions: Sessions,
     pub limits: Limits,
+    /// Players without a key may play, keeping nothing.
+    pub guests: bool,
     pub gate: Arc<Gate>,
     pub auth_rate: AuthRate,
     pub hints: Option<Arc<HintPool>>,
@@ -176,8 +178,43 @@ impl Connection {
     }
 }
 
+impl Connection {
+    /// Counts a sign-in attempt; false (logged) when the address is over its rate.
+    fn attempt(&self) -> bool {
+        let Some(peer) = self.peer else {
+            return true;
+        };
+        let limit = self.shared.limits.auth_per_minute;
+        if self
+            .shared
+            .auth_rate
+            .allow(peer.ip(), limit, Instant::now())
+        {
+            return true;
+        }
+        tracing::warn!(peer = ?self.peer, "refused: authentication rate");
+        false
+    }
+}
+
+/// Numbers guests (`guest-N`), so that each is a player of its own.
+static GUESTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 impl russh::server::Handler for Connection {
     type Error = russh::Error;
+
+    async fn authentication_banner(&mut self) -> Result<Option<String>, Self::Error> {
+        // Sent before any attempt: an address already over its rate is told why it will
+        // be refused (a refusal itself says no more than "permission denied").
+        let over = self.peer.is_some_and(|p| {
+            self.shared.auth_rate.exhausted(
+                p.ip(),
+                self.shared.limits.auth_per_minute,
+                Instant::now(),
+            )
+        });
+        Ok(over.then(|| format!("{AUTH_RATE_MESSAGE}\r\n")))
+    }
 
     async fn auth_publickey_offered(
         &mut self,
@@ -185,17 +222,29 @@ impl russh::server::Handler for Connection {
         _key: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
         // Each key a client offers is an attempt: the rate is counted here.
-        if let Some(peer) = self.peer {
-            let limit = self.shared.limits.auth_per_minute;
-            if !self
-                .shared
-                .auth_rate
-                .allow(peer.ip(), limit, Instant::now())
-            {
-                tracing::warn!(peer = ?self.peer, "refused: authentication rate");
-                return Ok(Auth::reject());
-            }
+        if !self.attempt() {
+            return Ok(Auth::reject());
         }
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        user: &str,
+        _submethods: &str,
+        _response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        if !self.shared.guests || !self.attempt() {
+            return Ok(Auth::reject());
+        }
+        // No question asked: a guest is whoever comes without a key.
+        let n = GUESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let player = Player {
+            fingerprint: format!("guest-{n}"),
+            guest: true,
+        };
+        tracing::info!(peer = ?self.peer, user, player = %player.fingerprint, "auth (guest)");
+        self.player = Some(player);
         Ok(Auth::Accept)
     }
 
@@ -207,6 +256,7 @@ impl russh::server::Handler for Connection {
         let fingerprint = key.public_key.fingerprint(HashAlg::Sha256);
         let player = Player {
             fingerprint: fingerprint.to_string(),
+            guest: false,
         };
         tracing::info!(peer = ?self.peer, user, player = %player.fingerprint, "auth");
         self.player = Some(player);
@@ -282,8 +332,12 @@ impl russh::server::Handler for Connection {
             return session.close(channel);
         }
         if let Err(why) = &self.ticket {
+            // The shell is granted only to say why it ends: OpenSSH shows a refused
+            // shell's data to nobody.
+            session.channel_success(channel)?;
             session.data(channel, format!("{}\r\n", why.message()).into_bytes())?;
-            session.channel_failure(channel)?;
+            session.exit_status_request(channel, 1)?;
+            session.eof(channel)?;
             return session.close(channel);
         }
         session.channel_success(channel)?;

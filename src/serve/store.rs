@@ -9,6 +9,7 @@
 use crate::game::profile::Profile;
 use crate::game::save::{SaveFile, SavedSnapshot};
 use crate::game::stats::Stats;
+use crate::tui::account::Options;
 use crate::tui::app::Record;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::path::{Path, PathBuf};
@@ -53,7 +54,20 @@ pub trait PlayerStore: Send {
     fn load_stats(&mut self) -> Result<(Stats, Profile), StoreError>;
     /// Counts the records into the statistics and profile, in one transaction.
     fn add_records(&mut self, records: &[Record]) -> Result<(), StoreError>;
+    /// The player's display name and options (the defaults until set).
+    fn load_account(&mut self) -> Result<(Option<String>, Options), StoreError>;
+    fn save_options(&mut self, options: &Options) -> Result<(), StoreError>;
+    /// Sets the display name; `Ok(Err(NameTaken))` when another player has it, in any case.
+    fn set_name(&mut self, name: &str) -> Result<Result<(), NameTaken>, StoreError>;
+    /// Everything kept about the player, as pretty-printed JSON.
+    fn export(&mut self) -> Result<String, StoreError>;
+    /// Removes every row of the player.
+    fn delete(&mut self) -> Result<(), StoreError>;
 }
+
+/// Another player has the display name asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameTaken;
 
 /// The schema, one step per version: a database at version `n` runs the steps after it.
 /// Steps are only ever appended.
@@ -83,6 +97,13 @@ const MIGRATIONS: &[&str] = &[
         player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
         stats TEXT NOT NULL,
         profile TEXT NOT NULL
+    );",
+    // 2: display names (unique whatever their case) and the player's options.
+    "ALTER TABLE players ADD COLUMN name TEXT;
+    CREATE UNIQUE INDEX players_name ON players (name COLLATE NOCASE);
+    CREATE TABLE options (
+        player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+        options TEXT NOT NULL
     );",
 ];
 
@@ -401,6 +422,103 @@ impl PlayerStore for SqlitePlayer {
         .and_then(|_| tx.commit())
         .map_err(fail)
     }
+
+    fn load_account(&mut self) -> Result<(Option<String>, Options), StoreError> {
+        let (name, options): (Option<String>, Option<String>) = self
+            .conn
+            .query_row(
+                "SELECT p.name, o.options FROM players p LEFT JOIN options o ON o.player = p.id
+                 WHERE p.id = ?1",
+                [self.id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(|e| self.fail(e))?;
+        let options = match options {
+            Some(o) => serde_json::from_str(&o).map_err(|e| self.corrupt("options", e))?,
+            None => Options::default(),
+        };
+        Ok((name, options))
+    }
+
+    fn save_options(&mut self, options: &Options) -> Result<(), StoreError> {
+        let text = serde_json::to_string(options).map_err(|e| self.corrupt("options", e))?;
+        self.conn
+            .execute(
+                "INSERT INTO options (player, options) VALUES (?1, ?2)
+                 ON CONFLICT (player) DO UPDATE SET options = ?2",
+                params![self.id, text],
+            )
+            .map(|_| ())
+            .map_err(|e| self.fail(e))
+    }
+
+    fn set_name(&mut self, name: &str) -> Result<Result<(), NameTaken>, StoreError> {
+        match self.conn.execute(
+            "UPDATE players SET name = ?2 WHERE id = ?1",
+            params![self.id, name],
+        ) {
+            Ok(_) => Ok(Ok(())),
+            // The unique index (case-insensitive) refuses a name another player has.
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                Ok(Err(NameTaken))
+            }
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+
+    fn export(&mut self) -> Result<String, StoreError> {
+        use serde_json::{json, Value};
+        let (fingerprint, name, created, last_seen): (String, Option<String>, i64, i64) = self
+            .conn
+            .query_row(
+                "SELECT fingerprint, name, created, last_seen FROM players WHERE id = ?1",
+                [self.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .map_err(|e| self.fail(e))?;
+        let (_, options) = self.load_account()?;
+        // Written as stored, history included, so nothing kept is left out.
+        let game = match self.load_game()? {
+            Some(save) => {
+                let text = save.to_json().map_err(|e| self.corrupt("game", e))?;
+                serde_json::from_str(&text).map_err(|e| self.corrupt("game", e))?
+            }
+            None => Value::Null,
+        };
+        let row = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
+        let (stats, profile) = match row {
+            Some((s, p)) => (
+                serde_json::from_str(&s).map_err(|e| self.corrupt("stats", e))?,
+                serde_json::from_str(&p).map_err(|e| self.corrupt("profile", e))?,
+            ),
+            None => (Value::Null, Value::Null),
+        };
+        let all = json!({
+            "player": {
+                "fingerprint": fingerprint,
+                "name": name,
+                "created": created,
+                "last-seen": last_seen,
+            },
+            "options": options,
+            "game": game,
+            "stats": stats,
+            "profile": profile,
+        });
+        serde_json::to_string_pretty(&all).map_err(|e| self.corrupt("export", e))
+    }
+
+    fn delete(&mut self) -> Result<(), StoreError> {
+        // The other tables' rows go with the player's (ON DELETE CASCADE).
+        self.conn
+            .execute("DELETE FROM players WHERE id = ?1", [self.id])
+            .map(|_| ())
+            .map_err(|e| self.fail(e))?;
+        self.history = None;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -509,6 +627,103 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(got.to_json().unwrap(), want.to_json().unwrap());
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated_and_keeps_its_players() {
+        let (_dir, path) = temp();
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE schema_version (version INTEGER NOT NULL);
+                 INSERT INTO schema_version VALUES (1);",
+            )
+            .unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(MIGRATIONS[0]).unwrap();
+            tx.execute(
+                "INSERT INTO players (fingerprint, created, last_seen) VALUES ('SHA256:old', 1, 1)",
+                [],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let mut p = store.open("SHA256:old").unwrap();
+        assert_eq!(p.load_account().unwrap(), (None, Options::default()));
+        assert_eq!(p.set_name("old-timer").unwrap(), Ok(()));
+    }
+
+    #[test]
+    fn names_are_unique_whatever_their_case_and_options_are_kept() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let mut a = store.open("SHA256:a").unwrap();
+        let mut b = store.open("SHA256:b").unwrap();
+        assert_eq!(a.set_name("Ann").unwrap(), Ok(()));
+        assert_eq!(b.set_name("aNN").unwrap(), Err(NameTaken));
+        assert_eq!(b.set_name("Bob").unwrap(), Ok(()));
+        // A player may change the case of their own name.
+        assert_eq!(a.set_name("ANN").unwrap(), Ok(()));
+        let options = Options {
+            colour: false,
+            borders: crate::tui::config::Borders::Ascii,
+            mouse: false,
+        };
+        a.save_options(&options).unwrap();
+        drop(a);
+        let mut a = store.open("SHA256:a").unwrap();
+        assert_eq!(a.load_account().unwrap(), (Some("ANN".into()), options));
+        assert_eq!(b.load_account().unwrap().1, Options::default());
+    }
+
+    #[test]
+    fn export_holds_everything_and_delete_removes_every_row() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let mut a = store.open("SHA256:a").unwrap();
+        let mut b = store.open("SHA256:b").unwrap();
+        a.save_game(&played(3, 1)).unwrap();
+        a.add_records(&[Record::HintNeeded("x-wing".into())])
+            .unwrap();
+        a.set_name("Ann").unwrap().unwrap();
+        a.save_options(&Options {
+            mouse: false,
+            ..Options::default()
+        })
+        .unwrap();
+        b.save_game(&played(1, 0)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&a.export().unwrap()).unwrap();
+        assert_eq!(json["player"]["fingerprint"], "SHA256:a");
+        assert_eq!(json["player"]["name"], "Ann");
+        assert_eq!(json["options"]["mouse"], false);
+        assert_eq!(json["game"]["undo"].as_array().unwrap().len(), 2);
+        assert_eq!(json["game"]["redo"].as_array().unwrap().len(), 1);
+        assert!(json["profile"].to_string().contains("x-wing"));
+        assert!(json["stats"].is_object());
+
+        a.delete().unwrap();
+        let conn = Connection::open(&path).unwrap();
+        for table in ["players", "games", "history", "stats", "options"] {
+            let n: i64 = conn
+                .query_row(
+                    &format!(
+                        "SELECT count(*) FROM {table} WHERE {} = (SELECT id FROM players WHERE fingerprint = 'SHA256:b')",
+                        if table == "players" { "id" } else { "player" }
+                    ),
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let all: i64 = conn
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(all, n, "{table} keeps a row of the deleted player");
+        }
+        // The other player is untouched, and the name is free again.
+        assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
+        assert_eq!(b.set_name("ann").unwrap(), Ok(()));
     }
 
     #[test]

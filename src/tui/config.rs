@@ -123,7 +123,7 @@ impl Command {
 }
 
 /// How grid lines are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Borders {
     /// Unicode box drawing when the locale is UTF-8, ASCII otherwise.

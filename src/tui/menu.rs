@@ -81,6 +81,8 @@ pub const FROM_FILE: &str = "from file...";
 pub const STATISTICS: &str = "statistics";
 pub const TRAIN: &str = "train a technique";
 pub const RULES: &str = "rules of this variant";
+/// A served player's options and account (only when served).
+pub const ACCOUNT: &str = "options and account";
 /// The picker's entry starts so (and names the file).
 pub const PUZZLES_OF: &str = "puzzles of ";
 
@@ -103,6 +105,8 @@ pub enum Outcome {
     Rules,
     /// The trainer's technique picker.
     Train,
+    /// A served player's options and account.
+    Account,
 }
 
 impl NewGame {
@@ -124,6 +128,14 @@ impl NewGame {
             size: 9,
             first: items.clone(),
             list: List::new(items, pos),
+        }
+    }
+
+    /// Adds an entry at the end of the first list.
+    pub fn add_entry(&mut self, entry: &str) {
+        self.first.push(entry.to_string());
+        if self.step == Step::Variant {
+            self.list.items.push(entry.to_string());
         }
     }
 
@@ -185,6 +197,7 @@ impl NewGame {
                     Some(STATISTICS) => Outcome::Stats,
                     Some(TRAIN) => Outcome::Train,
                     Some(RULES) => Outcome::Rules,
+                    Some(ACCOUNT) => Outcome::Account,
                     Some(p) if p.starts_with(PUZZLES_OF) => Outcome::Picker,
                     _ => {
                         self.step = Step::File {
@@ -391,6 +404,9 @@ impl App {
             )
         });
         self.menus.new_game = NewGame::new(self.game.puzzle().variant(), file.as_deref());
+        if self.account.is_some() {
+            self.menus.new_game.add_entry(ACCOUNT);
+        }
         self.screen = Screen::NewGame;
     }
 
@@ -483,6 +499,7 @@ impl App {
                 _ => self.screen = Screen::Play,
             },
             Screen::Train => self.train_menu_key(key),
+            Screen::Account => self.account_key(key),
             // The help screen's own keys: the rules page, and paging.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
             Screen::Help if matches!(key, Key::Char(' ' | 'b') | Key::PageDown | Key::PageUp) => {
@@ -521,6 +538,7 @@ impl App {
             Outcome::Train => {
                 self.open_train_menu();
             }
+            Outcome::Account => self.open_account(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The full-screen player: configuration, start-up (resume or new game), the event loop,
 //! and the terminal. This is the only module that touches the terminal.
 
+pub mod account;
 pub mod app;
 pub mod config;
 pub mod effects;
@@ -329,6 +330,7 @@ pub fn play(args: PlayArgs) -> i32 {
         stats,
         banner,
         keeper: None,
+        account: None,
     };
     let status = match run(&mut app, &files) {
         Ok(()) => 0,
@@ -433,6 +435,8 @@ pub struct Files {
     /// Where the game and records go instead of the files (the server's database); `game`
     /// then only names it in messages.
     pub keeper: Option<Arc<dyn Keeper>>,
+    /// A served player's account (options, name, export, deletion).
+    pub account: Option<Arc<dyn account::AccountStore>>,
 }
 
 /// Keeps a player's game and records somewhere other than the files (`serve`'s store).
@@ -817,6 +821,7 @@ fn event_loop<W: Write, C: Console>(
                         Event::Key(k) if k.kind != KeyEventKind::Release => {
                             if let Some(key) = convert(k) {
                                 let changed = app.handle_key(key);
+                                app.serve_account(saver.files.account.as_ref());
                                 let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
                                 redraw |= changed.max(worked) != app::Changed::Nothing;
                             }
@@ -827,6 +832,7 @@ fn event_loop<W: Write, C: Console>(
                                 let area =
                                     ratatui::layout::Rect::new(0, 0, size.width, size.height);
                                 redraw |= app.handle_mouse(m, area);
+                                app.serve_account(saver.files.account.as_ref());
                                 let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
                                 redraw |= worked != app::Changed::Nothing;
                             }

@@ -83,6 +83,26 @@ impl App {
                 true
             }
             (Screen::Stats | Screen::Rules, Mouse::Click(..)) => self.menu_key(Key::Esc),
+            (Screen::Account, Mouse::Click(x, y)) => {
+                let Some(a) = &self.account else {
+                    return false;
+                };
+                if a.step != super::account::Step::List {
+                    return false;
+                }
+                let b = vmenu::list_box(area, a.title(), vmenu::LIST_KEYS, &a.list);
+                match b.item_at(&a.list, x, y) {
+                    Some(i) => {
+                        if let Some(a) = &mut self.account {
+                            a.list.selected = i;
+                        }
+                        self.account_key(Key::Enter);
+                    }
+                    None if !inside(b.frame, x, y) => self.screen = Screen::Play,
+                    None => {}
+                }
+                true
+            }
         }
     }
 
@@ -92,6 +112,11 @@ impl App {
             Screen::NewGame => self.menus.new_game.list.step(by),
             Screen::Picker => self.menus.picker.step(by),
             Screen::Train => self.train_menu.list.step(by),
+            Screen::Account => {
+                if let Some(a) = &mut self.account {
+                    a.list.step(by);
+                }
+            }
             Screen::Stats | Screen::Rules => {
                 self.menu_key(if by < 0 { Key::Up } else { Key::Down });
             }

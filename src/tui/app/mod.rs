@@ -48,6 +48,8 @@ pub enum Screen {
     Train,
     /// A technique's page (`App::page`).
     Page,
+    /// A served player's options and account (`App::account`).
+    Account,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,6 +232,10 @@ pub struct App {
     /// The technique page shown on `Screen::Page`, and the lines it is scrolled by.
     pub page: Option<&'static str>,
     pub page_scroll: u16,
+    /// The terminal's locale is UTF-8 (the `auto` borders follow it).
+    pub utf8: bool,
+    /// A served player's options and account; `None` for a local player.
+    pub account: Option<super::account::Account>,
 }
 
 impl App {
@@ -285,6 +291,8 @@ impl App {
             why_ask: false,
             page: None,
             page_scroll: 0,
+            utf8,
+            account: None,
         })
     }
 
@@ -415,7 +423,12 @@ impl App {
         let changed = match self.screen {
             Screen::Help => self.update_help(cmd),
             Screen::Page => self.update_page(cmd),
-            Screen::NewGame | Screen::Picker | Screen::Stats | Screen::Rules | Screen::Train => {
+            Screen::NewGame
+            | Screen::Picker
+            | Screen::Stats
+            | Screen::Rules
+            | Screen::Train
+            | Screen::Account => {
                 self.update_menus(cmd);
                 Changed::View
             }

@@ -2,6 +2,7 @@
 //! and a line of keys. Where each entry lands is computed once ([`list_box`]) for the
 //! drawing and for the mouse.
 
+use crate::tui::account::{Account, Step as AccountStep, DELETE_WORD, NAME_RULES};
 use crate::tui::menu::{List, NewGame, Step};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -132,45 +133,111 @@ pub fn draw_list(
     b
 }
 
+/// A one-line text prompt: what to type, the text so far, the last error and the keys.
+struct TextPrompt<'a> {
+    title: &'a str,
+    asks: &'a str,
+    typed: &'a str,
+    error: Option<&'a str>,
+    keys: &'a str,
+}
+
+/// Draws a text prompt in a box.
+fn text_prompt(area: Rect, prompt: TextPrompt, ascii: bool, buf: &mut Buffer) {
+    let TextPrompt {
+        title,
+        asks,
+        typed,
+        error,
+        keys,
+    } = prompt;
+    let w = 60.min(area.width);
+    let h = 8.min(area.height);
+    let frame = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    Clear.render(frame, buf);
+    let mut lines = vec![
+        Line::raw(asks.to_string()),
+        Line::styled(
+            format!("> {typed}_"),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ];
+    match error {
+        Some(e) => lines.push(Line::styled(
+            e.to_string(),
+            Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        )),
+        None => lines.push(Line::raw("")),
+    }
+    lines.push(Line::styled(
+        keys.to_string(),
+        Style::default().add_modifier(Modifier::DIM),
+    ));
+    Paragraph::new(lines)
+        .block(block(ascii, title))
+        .wrap(Wrap { trim: false })
+        .render(frame, buf);
+}
+
 /// The new-game menu.
 pub fn new_game(menu: &NewGame, area: Rect, ascii: bool, buf: &mut Buffer) {
     match &menu.step {
-        Step::File { path, error } => {
-            let w = 60.min(area.width);
-            let h = 8.min(area.height);
-            let frame = Rect::new(
-                area.x + (area.width - w) / 2,
-                area.y + (area.height - h) / 2,
-                w,
-                h,
-            );
-            Clear.render(frame, buf);
-            let mut lines = vec![
-                Line::raw("A puzzle file (line format, TOML, collection):"),
-                Line::styled(
-                    format!("> {path}_"),
-                    Style::default().add_modifier(Modifier::BOLD),
-                ),
-            ];
-            match error {
-                Some(e) => lines.push(Line::styled(
-                    e.clone(),
-                    Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-                )),
-                None => lines.push(Line::raw("")),
-            }
-            lines.push(Line::styled(
-                "enter opens, esc back",
-                Style::default().add_modifier(Modifier::DIM),
-            ));
-            Paragraph::new(lines)
-                .block(block(ascii, &menu.title()))
-                .wrap(Wrap { trim: false })
-                .render(frame, buf);
-        }
+        Step::File { path, error } => text_prompt(
+            area,
+            TextPrompt {
+                title: &menu.title(),
+                asks: "A puzzle file (line format, TOML, collection):",
+                typed: path,
+                error: error.as_deref(),
+                keys: "enter opens, esc back",
+            },
+            ascii,
+            buf,
+        ),
         _ => {
             draw_list(area, &menu.title(), LIST_KEYS, &menu.list, ascii, buf);
         }
+    }
+}
+
+/// A served player's options and account: the list, or the name or deletion prompt.
+pub fn account(a: &Account, area: Rect, ascii: bool, buf: &mut Buffer) {
+    match &a.step {
+        AccountStep::List => {
+            draw_list(area, a.title(), LIST_KEYS, &a.list, ascii, buf);
+        }
+        AccountStep::Name { typed, error } => text_prompt(
+            area,
+            TextPrompt {
+                title: a.title(),
+                asks: &format!("Your name ({NAME_RULES}):"),
+                typed,
+                error: error.as_deref(),
+                keys: "enter sets it, esc back",
+            },
+            ascii,
+            buf,
+        ),
+        AccountStep::Delete { typed } => text_prompt(
+            area,
+            TextPrompt {
+                title: a.title(),
+                asks: &format!(
+                    "Games, statistics, profile, options and name go for good. \
+                     Type `{DELETE_WORD}` to confirm:"
+                ),
+                typed,
+                error: None,
+                keys: "enter confirms, esc back",
+            },
+            ascii,
+            buf,
+        ),
     }
 }
 

@@ -58,9 +58,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             app.theme.title,
             buf,
         ),
-        Screen::Play | Screen::NewGame | Screen::Picker | Screen::Train => {
+        Screen::Play | Screen::NewGame | Screen::Picker | Screen::Train | Screen::Account => {
             play(app, &p, buf);
             match app.screen {
+                Screen::Account => {
+                    if let Some(a) = &app.account {
+                        menu::account(a, area, app.ascii, buf);
+                    }
+                }
                 Screen::NewGame => menu::new_game(&app.menus.new_game, area, app.ascii, buf),
                 Screen::Train => {
                     let (title, footer) = app.train_menu_text();
@@ -205,6 +210,15 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
         parts.push("assisted".to_string());
     }
     parts.push(mode(app).to_string());
+    // A served player's name (or that they are a guest), dropped last.
+    let shown_name = app.account.as_ref().and_then(|a| match (&a.name, a.guest) {
+        (_, true) => Some("guest".to_string()),
+        (name, false) => name.clone(),
+    });
+    if let Some(name) = shown_name {
+        droppable.insert(0, parts.len());
+        parts.push(name);
+    }
     parts.push("? help".to_string());
     let width = usize::from(p.status.width);
     let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
