@@ -377,18 +377,39 @@ fn a_tiny_window_and_a_resize_storm_leave_the_session_playable() {
     t.wait_exit();
 }
 
-#[test]
-fn a_second_session_from_one_address_is_refused_by_the_per_address_limit() {
+/// A server run with `config` in a fresh folder, and a key `player` made there; `None` where
+/// the machine lacks tmux or OpenSSH (the test then checks nothing).
+fn served(config: &str) -> Option<(tempfile::TempDir, Server, PathBuf)> {
     if !have_tools() {
-        return;
+        return None;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let server = Server::with_config(tmp.path(), "[limits]\nsessions-per-address = 1\n");
-    let alice = keygen(tmp.path(), "alice");
-    let bob = keygen(tmp.path(), "bob");
+    let server = Server::with_config(tmp.path(), config);
+    let key = keygen(tmp.path(), "player");
+    Some((tmp, server, key))
+}
+
+/// A terminal playing through `ssh -tt` with `key`, its grid on screen; `then` runs in the
+/// pane's shell after ssh ends (`exec` ends the pane with it).
+fn playing(server: &Server, key: &Path, then: &str) -> Tmux {
     let t = Tmux::new();
-    t.start(&format!("exec {}", server.ssh(&alice, "-tt")));
+    let ssh = server.ssh(key, "-tt");
+    if then.is_empty() {
+        t.start(&format!("exec {ssh}"));
+    } else {
+        t.start(&format!("{ssh}; {then}"));
+    }
     t.wait_text("mistakes 0");
+    t
+}
+
+#[test]
+fn a_second_session_from_one_address_is_refused_by_the_per_address_limit() {
+    let Some((tmp, server, alice)) = served("[limits]\nsessions-per-address = 1\n") else {
+        return;
+    };
+    let bob = keygen(tmp.path(), "bob");
+    let t = playing(&server, &alice, "");
     let (status, out) = run(&server.ssh(&bob, "-tt"));
     assert_ne!(status, Some(0), "{out}");
     assert!(out.contains("too many sessions from your address"), "{out}");
@@ -402,12 +423,9 @@ fn a_second_session_from_one_address_is_refused_by_the_per_address_limit() {
 
 #[test]
 fn sign_ins_over_the_rate_are_refused_and_told_why() {
-    if !have_tools() {
+    let Some((_tmp, server, key)) = served("[limits]\nauth-per-minute = 2\n") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::with_config(tmp.path(), "[limits]\nauth-per-minute = 2\n");
-    let key = keygen(tmp.path(), "player");
+    };
     // Each connection offers its key once or twice: within a few the rate is used up, and
     // the next connection is told so before it is refused.
     let mut refused = None;
@@ -425,15 +443,10 @@ fn sign_ins_over_the_rate_are_refused_and_told_why() {
 
 #[test]
 fn an_idle_session_is_saved_and_closed_with_a_message() {
-    if !have_tools() {
+    let Some((_tmp, server, key)) = served("[limits]\nidle-timeout = 1\n") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::with_config(tmp.path(), "[limits]\nidle-timeout = 1\n");
-    let key = keygen(tmp.path(), "player");
-    let t = Tmux::new();
-    t.start(&format!("{}; sleep 30", server.ssh(&key, "-tt")));
-    t.wait_text("mistakes 0");
+    };
+    let t = playing(&server, &key, "sleep 30");
     t.send(&["l", "l", "4"]);
     t.wait_text("closed after a long time without a key");
     let log = server.wait_log("session ended by the server");
@@ -446,18 +459,12 @@ fn an_idle_session_is_saved_and_closed_with_a_message() {
 
 #[test]
 fn input_over_the_rate_closes_the_session_when_configured_so() {
-    if !have_tools() {
+    let Some((_tmp, server, key)) =
+        served("[limits]\ninput-bytes-per-second = 5\ninput-burst = 5\ninput-excess = \"close\"\n")
+    else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::with_config(
-        tmp.path(),
-        "[limits]\ninput-bytes-per-second = 5\ninput-burst = 5\ninput-excess = \"close\"\n",
-    );
-    let key = keygen(tmp.path(), "player");
-    let t = Tmux::new();
-    t.start(&format!("{}; sleep 30", server.ssh(&key, "-tt")));
-    t.wait_text("mistakes 0");
+    };
+    let t = playing(&server, &key, "sleep 30");
     t.send(&["-l", "lhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlhlh"]);
     t.wait_text("input came faster than the server allows");
     server.wait_log("refused: input over the rate");
