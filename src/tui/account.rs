@@ -423,6 +423,34 @@ mod tests {
     }
 
     #[test]
+    fn a_served_player_cannot_open_the_servers_files() {
+        let (mut app, _store, _fake) = served();
+        app.press("n");
+        let items = &app.menus.new_game.list.items;
+        assert!(
+            !items.iter().any(|i| i == crate::tui::menu::FROM_FILE),
+            "{items:?}"
+        );
+        // Nor by typing a path into the prompt, were it reached some other way.
+        let puzzle =
+            std::env::temp_dir().join(format!("termdoku-served-{}.txt", std::process::id()));
+        std::fs::write(&puzzle, format!("{}\n", ".".repeat(81))).unwrap();
+        app.menus.new_game.step = crate::tui::menu::Step::File {
+            path: puzzle.display().to_string(),
+            error: None,
+        };
+        app.press("<enter>");
+        let _ = std::fs::remove_file(&puzzle);
+        assert!(app.menus.source.is_none(), "a served player opened a file");
+        match &app.menus.new_game.step {
+            crate::tui::menu::Step::File { error: Some(e), .. } => {
+                assert!(e.contains("over SSH"), "{e}")
+            }
+            other => panic!("no refusal: {other:?}"),
+        }
+    }
+
+    #[test]
     fn names_are_checked_for_length_and_characters() {
         assert!(check_name("ab").unwrap_err().contains("3-20"));
         assert!(check_name(&"a".repeat(21)).is_err());

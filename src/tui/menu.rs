@@ -139,6 +139,18 @@ impl NewGame {
         }
     }
 
+    /// Drops an entry of the first list.
+    pub fn remove_entry(&mut self, entry: &str) {
+        self.first.retain(|e| e != entry);
+        if self.step == Step::Variant {
+            self.list.items.retain(|e| e != entry);
+            self.list.selected = self
+                .list
+                .selected
+                .min(self.list.items.len().saturating_sub(1));
+        }
+    }
+
     /// The menu's title.
     pub fn title(&self) -> String {
         match self.step {
@@ -405,6 +417,8 @@ impl App {
         });
         self.menus.new_game = NewGame::new(self.game.puzzle().variant(), file.as_deref());
         if self.account.is_some() {
+            // A served player must not read the server's files.
+            self.menus.new_game.remove_entry(FROM_FILE);
             self.menus.new_game.add_entry(ACCOUNT);
         }
         self.screen = Screen::NewGame;
@@ -545,6 +559,12 @@ impl App {
     /// Opens a file typed in the menu: the puzzle last played from it (else its first), with
     /// the picker when it holds several. An error stays in the prompt.
     fn open_file(&mut self, typed: &str) {
+        if self.account.is_some() {
+            self.menus
+                .new_game
+                .fail("files cannot be opened over SSH".to_string());
+            return;
+        }
         let path = std::path::Path::new(typed);
         let variant = self.menus.new_game.variant;
         let loaded = crate::format::regular_file_size(path)
