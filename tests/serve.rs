@@ -197,12 +197,9 @@ const PLAYED_ROW1: &str = "┃   5   │   3   │  [4]  ┃";
 
 #[test]
 fn a_game_follows_its_key_and_another_key_gets_its_own() {
-    if !have_tools() {
+    let Some((tmp, server, alice)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
-    let alice = keygen(tmp.path(), "alice");
+    };
     let bob = keygen(tmp.path(), "bob");
     let t = Tmux::new();
     let play_as = |key: &Path| format!("exec {}", server.ssh(key, "-tt"));
@@ -235,12 +232,9 @@ fn a_game_follows_its_key_and_another_key_gets_its_own() {
 
 #[test]
 fn the_same_key_twice_the_newer_session_takes_over() {
-    if !have_tools() {
+    let Some((_tmp, server, key)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
-    let key = keygen(tmp.path(), "player");
+    };
     // The older session's screen is kept after its ssh ends, to read what it was told.
     let old = Tmux::new();
     old.start(&format!("{}; sleep 30", server.ssh(&key, "-tt")));
@@ -259,12 +253,9 @@ fn the_same_key_twice_the_newer_session_takes_over() {
 
 #[test]
 fn only_a_terminal_session_is_served() {
-    if !have_tools() {
+    let Some((tmp, server, key)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
-    let key = keygen(tmp.path(), "player");
+    };
     std::fs::write(tmp.path().join("marker-file"), "").unwrap();
 
     let (status, out) = run(&format!(
@@ -341,12 +332,9 @@ fn only_a_terminal_session_is_served() {
 
 #[test]
 fn a_tiny_window_and_a_resize_storm_leave_the_session_playable() {
-    if !have_tools() {
+    let Some((_tmp, server, key)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
-    let key = keygen(tmp.path(), "player");
+    };
     let t = Tmux::new();
     t.start(&format!("exec {}", server.ssh(&key, "-tt")));
     t.wait_text("mistakes 0");
@@ -384,7 +372,11 @@ fn served(config: &str) -> Option<(tempfile::TempDir, Server, PathBuf)> {
         return None;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let server = Server::with_config(tmp.path(), config);
+    let server = if config.is_empty() {
+        Server::start(tmp.path())
+    } else {
+        Server::with_config(tmp.path(), config)
+    };
     let key = keygen(tmp.path(), "player");
     Some((tmp, server, key))
 }
@@ -482,12 +474,9 @@ fn scrollback(t: &Tmux) -> String {
 
 #[test]
 fn name_and_options_are_kept_per_player_and_export_and_delete_work_in_the_game() {
-    if !have_tools() {
+    let Some((tmp, server, alice)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
-    let alice = keygen(tmp.path(), "alice");
+    };
     let bob = keygen(tmp.path(), "bob");
     let play_as = |key: &Path| format!("exec {}", server.ssh(key, "-tt"));
     // The screen stays after ssh ends, to read what was printed.
@@ -574,11 +563,9 @@ fn name_and_options_are_kept_per_player_and_export_and_delete_work_in_the_game()
 
 #[test]
 fn a_guest_plays_without_a_key_and_nothing_is_kept() {
-    if !have_tools() {
+    let Some((_tmp, server, _key)) = served("") else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let server = Server::start(tmp.path());
+    };
     let t = Tmux::new();
     t.start(&format!("exec {}", server.ssh_as(None, "ERROR", "-tt")));
     let screen = t.wait_text("nothing is kept");

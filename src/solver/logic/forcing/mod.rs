@@ -222,7 +222,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if ctx.mem.out_of_time() {
         return ControlFlow::Break(());
     }
-    let e = Engine::new(ctx);
+    let mut e = Engine::new(ctx);
+    // As in HoDoKu's forcing chains, a placement removes its cell's other candidates as
+    // links of the chain (r5c4=3 -> r5c4<>4 -> r5c6=4).
+    e.cell_links = info.id == "forcing-chain";
     if is_net(info.id) {
         let mut reach = Vec::new();
         search(&e, info, Mode::Net, sink, &mut reach)?;
@@ -233,10 +236,6 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
         run_cases::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
-        // As in HoDoKu's forcing chains, a placement removes its cell's other candidates
-        // as links of the chain (r5c4=3 -> r5c4<>4 -> r5c6=4).
-        let mut e = e;
-        e.cell_links = true;
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
         ControlFlow::Continue(())
