@@ -42,6 +42,8 @@ pub struct Plan {
     houses: Vec<House>,
     /// Families of houses that cover every cell once, with at least one run among them.
     families: Vec<Vec<usize>>,
+    /// The same families as bit sets over house indices.
+    family_masks: Vec<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -120,7 +122,12 @@ impl Plan {
             }
             !overlap && union == all_cells && f.iter().any(|&h| houses[h].len < digits)
         });
+        let family_masks = families
+            .iter()
+            .map(|f| f.iter().fold(0u32, |m, &h| m | 1 << h))
+            .collect();
         Some(Plan {
+            family_masks,
             digits,
             all_digits: g.all_digits().0,
             all_cells,
@@ -315,38 +322,58 @@ impl Plan {
     /// in as many houses of each family. The cells changed, or None on contradiction. Valid
     /// at a propagation fixpoint (every house's `must` and `allowed` up to date).
     fn counting(&self, s: &mut State) -> Option<Mask> {
+        // Per digit, the houses that must hold it and those that may, as bit sets.
+        let mut must = [0u32; 9];
+        let mut may = [0u32; 9];
+        for h in 0..self.houses.len() {
+            let mut m = s.must[h];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                must[d] |= 1 << h;
+            }
+            let mut m = s.allowed[h];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                may[d] |= 1 << h;
+            }
+        }
         let mut changed = 0;
         for d in 0..self.digits {
             let bit = 1u16 << d;
-            // Per family, how many houses must hold d and how many may.
-            let count = |f: &[usize], of: &[u16; MAX_HOUSES]| {
-                f.iter().filter(|&&h| of[h] & bit != 0).count()
-            };
-            let (mut lo, mut hi) = (0, usize::MAX);
-            for f in &self.families {
-                lo = lo.max(count(f, &s.must));
-                hi = hi.min(count(f, &s.allowed));
+            let (mut lo, mut hi) = (0, u32::MAX);
+            for &f in &self.family_masks {
+                lo = lo.max((must[d] & f).count_ones());
+                hi = hi.min((may[d] & f).count_ones());
             }
             if lo > hi {
                 return None;
             }
-            for f in &self.families {
-                let (min, max) = (count(f, &s.must), count(f, &s.allowed));
-                if min == max {
+            for &f in &self.family_masks {
+                let (min, max) = ((must[d] & f).count_ones(), (may[d] & f).count_ones());
+                let open = may[d] & !must[d] & f;
+                if min == max || open == 0 {
                     continue;
                 }
-                for &h in f {
-                    if s.must[h] & bit != 0 || s.allowed[h] & bit == 0 {
-                        continue;
+                if min == hi {
+                    // Enough houses of the family must hold d: the others cannot.
+                    let mut m = open;
+                    while m != 0 {
+                        let h = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let mask = self.houses[h].mask;
+                        changed |= s.p[d] & mask;
+                        s.p[d] &= !mask;
                     }
-                    let house = self.houses[h];
-                    if min == hi {
-                        // Enough houses of the family must hold d: this one cannot.
-                        changed |= s.p[d] & house.mask;
-                        s.p[d] &= !house.mask;
-                    } else if max == lo {
-                        // d can be in no more houses: each that may hold it must, so only
-                        // windows with d remain.
+                } else if max == lo {
+                    // d can be in no more houses: each that may hold it must, so only
+                    // windows with d remain.
+                    let mut m = open;
+                    while m != 0 {
+                        let h = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let house = self.houses[h];
                         let run = (1u16 << house.len) - 1;
                         let keep = (0..=self.digits - house.len)
                             .map(|lo| run << lo)
