@@ -26,6 +26,13 @@ const LONG_BUDGET: usize = 1_000_000;
 const START_BUDGET: usize = 10_000;
 /// Chain links tried per chain length over all starts (keeps stuck positions cheap).
 const CHAIN_BUDGET: usize = 1_500_000;
+/// A search budget for this grid: the 9x9 figure per cell. Larger grids hold many more
+/// sets (a 16x16 has ten times the sets of a 9x9 and a hundred times the links), so a
+/// search that finds nothing would otherwise cost a 16x16 step a hundred times a 9x9 one.
+fn per_grid(ctx: &Ctx, budget: usize) -> usize {
+    budget * 81 / ctx.geo.cell_count().max(81)
+}
+
 /// Petal combinations tried per Death Blossom search.
 const BLOSSOM_BUDGET: usize = 200_000;
 
@@ -433,7 +440,7 @@ fn chain(
     };
     // Iterative deepening: every shorter chain first, each length under its own budget.
     for len in 3..=MAX_CHAIN {
-        let mut total = CHAIN_BUDGET;
+        let mut total = per_grid(ctx, CHAIN_BUDGET);
         for start in 0..index.sets.len() {
             let mut budget = START_BUDGET.min(total);
             let before = budget;
@@ -493,7 +500,7 @@ fn long_chains(
     let mut stamp = vec![0u32; n * digits];
     let mut gen = 0u32;
     let mut queue: Vec<Node> = Vec::new();
-    let mut budget = LONG_BUDGET;
+    let mut budget = per_grid(ctx, LONG_BUDGET);
     for start in 0..n {
         let first = &index.sets[start];
         for x1 in first.digits.iter().filter(|&d| d <= 16) {

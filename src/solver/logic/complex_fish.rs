@@ -8,9 +8,11 @@
 //! Franken: bases from one line class plus boxes, covers from another plus boxes; mutant:
 //! anything else that is not a basic fish.
 
+use super::memory::FishKey;
 use super::{CellSet, Ctx, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{Cell, Digits, HouseId};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// HoDoKu's defaults: at most five fins, two of them endo fins.
 const MAX_FINS: u32 = 5;
@@ -77,14 +79,17 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if n + 2 > usize::from(ctx.geo.max_digit()) {
         return ControlFlow::Continue(());
     }
+    // The 9x9 budget per cell: a 16x16 has 16 digits of far larger searches, and a
+    // search that finds nothing would cost each of its steps many times a 9x9 one.
+    let per_digit = BUDGET * 81 / ctx.geo.cell_count().max(81);
     let budget = Budget::new(if info.enabled {
-        BUDGET
+        per_digit
     } else {
         BUDGET_ON_REQUEST
     });
     for digit in 1..=ctx.geo.max_digit() {
         if info.enabled {
-            budget.left.set(BUDGET);
+            budget.left.set(per_digit);
         }
         let shape = Shape {
             n,
@@ -93,7 +98,30 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             max_fins: MAX_FINS,
             max_endo: MAX_ENDO,
         };
-        search_digit(ctx, info, digit, shape, &budget, None, sink)?;
+        let key = info.enabled.then(|| FishKey {
+            tables: Arc::as_ptr(&ctx.t) as usize,
+            technique: info.id,
+            digit,
+            cells: ctx.digit[usize::from(digit)].0,
+        });
+        if key.as_ref().is_some_and(|k| ctx.mem.fish_barren(k)) {
+            continue;
+        }
+        let ran_out_before = budget.ran_out.replace(false);
+        let mut found = false;
+        let mut counting = |step: Step| {
+            found = true;
+            sink(step)
+        };
+        let flow = search_digit(ctx, info, digit, shape, &budget, None, &mut counting);
+        let ran_out = budget.ran_out.get();
+        budget.ran_out.set(ran_out_before || ran_out);
+        flow?;
+        // A search cut short by its budget depends on its order (which may follow the
+        // solution), so only a complete one is remembered.
+        if let (Some(k), false, false) = (key, found, ran_out) {
+            ctx.mem.remember_barren_fish(k);
+        }
     }
     budget.report(ctx);
     ControlFlow::Continue(())

@@ -71,7 +71,7 @@ pub type Sink<'s> = dyn FnMut(Step) -> ControlFlow<()> + 's;
 
 /// A set of cells as a bitmask (grids of up to 256 cells).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
-pub struct CellSet([u64; 4]);
+pub struct CellSet(pub(super) [u64; 4]);
 
 impl CellSet {
     pub const EMPTY: CellSet = CellSet([0; 4]);

@@ -98,12 +98,14 @@ impl<'a> Engine<'a> {
 
     pub(super) fn root(&self) -> Branch {
         let n = self.ctx.geo.cell_count();
+        let stride = 2 * (usize::from(self.ctx.geo.max_digit()) + 1);
         Branch {
             cand: self.ctx.cand.clone(),
             value: (0..n).map(|c| self.ctx.grid.value(c)).collect(),
             open: self.ctx.digit.clone(),
             placed: self.placed.clone(),
-            parent: vec![UNSET; n * 64],
+            parent: vec![UNSET; n * stride],
+            stride,
             derived: Vec::new(),
             why: Vec::new(),
             dirty: Vec::new(),
@@ -125,7 +127,7 @@ impl<'a> Engine<'a> {
                 return;
             }
             if b.value[c] != 0 || !b.cand[c].contains(d) {
-                b.parent[f as usize] = parent;
+                b.set_parent(f, parent);
                 b.contradiction = Some((
                     f,
                     format!("{} cannot hold {}", g.cell_name(c), digit_char(d)),
@@ -139,7 +141,7 @@ impl<'a> Engine<'a> {
             }
         } else {
             if b.value[c] == d {
-                b.parent[f as usize] = parent;
+                b.set_parent(f, parent);
                 b.contradiction = Some((
                     f,
                     format!("{} would lose its digit {}", g.cell_name(c), digit_char(d)),
@@ -152,12 +154,12 @@ impl<'a> Engine<'a> {
             b.cand[c].remove(d);
             b.open[usize::from(d)].remove(c);
             if b.cand[c].is_empty() {
-                b.parent[f as usize] = parent;
+                b.set_parent(f, parent);
                 b.contradiction = Some((f, format!("{} has no candidate left", g.cell_name(c))));
                 return;
             }
         }
-        b.parent[f as usize] = parent;
+        b.set_parent(f, parent);
         b.derived.push(f);
         queue.push(f);
     }
@@ -199,9 +201,9 @@ impl<'a> Engine<'a> {
                     if e != d {
                         self.derive(b, fact(c, e, false), f, queue);
                         let x = fact(c, e, false);
-                        if self.cell_links && b.parent[x as usize] == UNSET {
+                        if self.cell_links && b.parent_of(x) == UNSET {
                             // The cell is placed, so `derive` kept no fact: record it.
-                            b.parent[x as usize] = f;
+                            b.set_parent(x, f);
                             b.derived.push(x);
                             queue.push(x);
                         }
@@ -210,7 +212,7 @@ impl<'a> Engine<'a> {
                 b.cand[c] = Digits::single(d);
                 for &p in g.peers(c) {
                     if b.value[p] == d {
-                        b.parent[fact(p, d, true) as usize] = f;
+                        b.set_parent(fact(p, d, true), f);
                         b.contradiction = Some((
                             f,
                             format!("{} already holds {}", g.cell_name(p), digit_char(d)),

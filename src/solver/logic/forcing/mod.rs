@@ -70,6 +70,23 @@ fn unfact(f: Fact) -> (Cell, u8, bool) {
     ((f / 64) as usize, ((f / 2) % 32) as u8, f % 2 == 1)
 }
 
+impl Branch {
+    /// Where `f`'s parent is kept in `parent`.
+    fn slot(&self, f: Fact) -> usize {
+        (f as usize / 64) * self.stride + f as usize % 64
+    }
+
+    /// The parent of `f` (`UNSET` when the branch did not derive it).
+    fn parent_of(&self, f: Fact) -> u32 {
+        self.parent.get(self.slot(f)).copied().unwrap_or(UNSET)
+    }
+
+    fn set_parent(&mut self, f: Fact, p: u32) {
+        let i = self.slot(f);
+        self.parent[i] = p;
+    }
+}
+
 /// Parent of a fact not derived in a branch.
 const UNSET: u32 = u32::MAX;
 /// Parent of an assumption.
@@ -98,8 +115,12 @@ struct Branch {
     open: Vec<CellSet>,
     placed: Vec<CellSet>,
     /// Parent fact of each derived fact (`NONE` for the assumption; a nested removal has the
-    /// assumption as its parent).
+    /// assumption as its parent), at [`Branch::slot`].
     parent: Vec<u32>,
+    /// Slots per cell in `parent`: two per digit the grid uses. Every branch starts with
+    /// all of them unset, so a tight table is less to clear (a 9x9 clears a third of a
+    /// table with the 64 slots per cell a fact's number spans).
+    stride: usize,
     derived: Vec<Fact>,
     /// Facts made by a run or cage rule or by a nested net (few: searched linearly).
     why: Vec<(Fact, Because)>,
@@ -275,7 +296,7 @@ impl<'a> ChainImplications<'a> {
     ) -> (Vec<ChainNode>, Vec<Option<Because>>) {
         let b = self.0.branch(fact(x.cell, x.digit, true), Mode::Chain);
         let f = fact(y.cell, y.digit, false);
-        if b.parent.get(f as usize).is_none_or(|&p| p == UNSET) {
+        if b.parent_of(f) == UNSET {
             return (Vec::new(), Vec::new());
         }
         self.0.trace_rules(&b, f)

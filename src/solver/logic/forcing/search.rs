@@ -445,7 +445,7 @@ pub(super) fn verity(
     for &f in &first.derived {
         let common = branches[1..]
             .iter()
-            .all(|b| b.parent[f as usize] != UNSET && b.contradiction.is_none());
+            .all(|b| b.parent_of(f) != UNSET && b.contradiction.is_none());
         if !common {
             continue;
         }

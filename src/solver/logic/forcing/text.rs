@@ -49,7 +49,7 @@ impl Engine<'_> {
                 on,
                 als: Vec::new(),
             });
-            cur = b.parent[cur as usize];
+            cur = b.parent_of(cur);
             guard += 1;
         }
         out.reverse();
