@@ -252,10 +252,14 @@ impl Plan {
                 return true;
             }
             let mut next = [0 as Mask; 9];
+            let mut spans = [0; 6];
+            for (i, q) in spans.iter_mut().enumerate() {
+                *q = s.p[i] | s.p[i + 1] | s.p[i + 2] | s.p[i + 3];
+            }
             for (h, house) in self.houses.iter().enumerate() {
                 let full = house.mask & dirty != 0
                     || (house.mask & lost_any != 0
-                        && !self.unchanged(s, h, house, &lost, lost_any, &mut next));
+                        && !self.unchanged(s, h, house, &lost, lost_any, &spans, &mut next));
                 if full && self.house_rule(s, h, house, &mut next).is_none() {
                     return false;
                 }
@@ -269,7 +273,7 @@ impl Plan {
     /// Whether a house, since its last check, only lost digits (cells per digit in `lost`)
     /// in ways a full check would add nothing to: each digit it must hold keeps a place,
     /// each digit it may hold keeps one, and each cell that lost one keeps a digit of every
-    /// window of `allowed`, so the feasible windows stay as they were. Pairs and hidden
+    /// window within `allowed`, so the feasible windows stay as they were. Pairs and hidden
     /// singles among the digits it lost are handled here, as the full check would (cells
     /// that lose a digit go to `next`). False: a full check is needed.
     fn unchanged(
@@ -279,6 +283,7 @@ impl Plan {
         house: &House,
         lost: &[Mask; 9],
         lost_any: Mask,
+        spans: &[Mask; 6],
         next: &mut [Mask; 9],
     ) -> bool {
         let (must, allowed) = (s.must[h], s.allowed[h]);
@@ -313,24 +318,22 @@ impl Plan {
                 return false;
             }
         }
-        // A cell without a digit of `must` may still have one of every window of `allowed`.
-        let len = house.len;
-        if len < self.digits {
+        // A cell without a digit of `must` may still have one of every window of `allowed`
+        // (`spans`: four-digit spans as of the start of this pass, so covering too much only
+        // while this house's cells are due for another pass anyway).
+        let open = cells & !cover;
+        if open != 0 {
+            let len = house.len;
+            if len < 4 || len == self.digits {
+                return false;
+            }
             let run = (1u16 << len) - 1;
-            for c in bits(cells & house.mask & !cover) {
-                let mut k = 0u16;
-                for (d, &p) in s.p[..self.digits].iter().enumerate() {
-                    k |= u16::from(p >> c & 1 == 1) << d;
-                }
-                for lo in 0..=self.digits - len {
-                    let w = run << lo;
-                    if w & !allowed == 0 && w & k == 0 {
-                        return false;
-                    }
+            for lo in 0..=self.digits - len {
+                let w = run << lo;
+                if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
+                    return false;
                 }
             }
-        } else if cells & house.mask & !cover != 0 {
-            return false;
         }
         // Hidden singles: the only place of a digit the house needs takes no other digit.
         for c in bits(hidden) {
