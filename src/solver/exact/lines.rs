@@ -2,8 +2,8 @@
 //! 64 cells, 9 digits and 32 houses, each house `Complete` or a consecutive run. In practice
 //! the honeycomb (61 cells, 27 lines of 5 to 9 cells), also 4x4 and 6x6.
 //!
-//! Same search as [`super::planes`], which it is tested against, with four differences that
-//! make honeycomb search two to three times as fast:
+//! Same search as [`super::planes`], which it is tested against, with these differences
+//! that make honeycomb search several times as fast:
 //! - a required digit with two places in a house is removed from every cell that sees both
 //!   (in a honeycomb, cells off the line see at most two of its cells); this alone cuts the
 //!   honeycomb search tree by 40%;
@@ -14,7 +14,10 @@
 //! - each house keeps the digits it must hold in the state, so picking a branch needs no
 //!   second pass over the run windows;
 //! - the run windows are checked with four-digit spans (a window of 4 to 8 digits is the
-//!   union of two), and only the digits a house needs get the per-digit checks.
+//!   union of two), and only the digits a house needs get the per-digit checks;
+//! - propagation tracks which digits each cell lost, so a house whose cells only lost digits
+//!   in ways its rule cannot act on (most of them: a single's digit leaving its peers) gets a
+//!   cheap check instead of the full one; the fixpoint is the same.
 
 use super::Solutions;
 use crate::geometry::{Digits, Geometry, HouseKind, Rule};
