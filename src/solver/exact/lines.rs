@@ -262,7 +262,7 @@ impl Plan {
             for (h, house) in self.houses.iter().enumerate() {
                 let full = house.mask & dirty != 0
                     || (house.mask & lost_any != 0
-                        && !self.unchanged(s, h, house, &lost, lost_any, &spans, &mut next));
+                        && !self.unchanged(s, h, &lost, lost_any, &spans, &mut next));
                 if full && self.house_rule(s, h, house, &mut next).is_none() {
                     return false;
                 }
@@ -283,12 +283,12 @@ impl Plan {
         &self,
         s: &mut State,
         h: usize,
-        house: &House,
         lost: &[Mask; 9],
         lost_any: Mask,
         spans: &[Mask; 6],
         next: &mut [Mask; 9],
     ) -> bool {
+        let house = &self.houses[h];
         let (must, allowed) = (s.must[h], s.allowed[h]);
         let mask = house.mask;
         // Digits the house lost, and the cells holding a digit it must hold.
