@@ -2,8 +2,8 @@
 //! 64 cells, 9 digits and 32 houses, each house `Complete` or a consecutive run. In practice
 //! the honeycomb (61 cells, 27 lines of 5 to 9 cells), also 4x4 and 6x6.
 //!
-//! Same search as [`super::planes`], which it is tested against, with four differences that
-//! make honeycomb search two to three times as fast:
+//! Same search as [`super::planes`], which it is tested against, with these differences
+//! that make honeycomb search several times as fast:
 //! - a required digit with two places in a house is removed from every cell that sees both
 //!   (in a honeycomb, cells off the line see at most two of its cells); this alone cuts the
 //!   honeycomb search tree by 40%;
@@ -14,7 +14,10 @@
 //! - each house keeps the digits it must hold in the state, so picking a branch needs no
 //!   second pass over the run windows;
 //! - the run windows are checked with four-digit spans (a window of 4 to 8 digits is the
-//!   union of two), and only the digits a house needs get the per-digit checks.
+//!   union of two), and only the digits a house needs get the per-digit checks;
+//! - propagation tracks which digits each cell lost, so a house whose cells only lost digits
+//!   in ways its rule cannot act on (most of them: a single's digit leaving its peers) gets a
+//!   cheap check instead of the full one; the fixpoint is the same.
 
 use super::Solutions;
 use crate::geometry::{Digits, Geometry, HouseKind, Rule};
@@ -23,6 +26,8 @@ type Mask = u64;
 
 /// The most houses a plan takes (the honeycomb has 27).
 const MAX_HOUSES: usize = 32;
+/// The most families digit counting uses.
+const MAX_FAMILIES: usize = 4;
 
 #[derive(Clone, Copy)]
 struct House {
@@ -42,8 +47,10 @@ pub struct Plan {
     houses: Vec<House>,
     /// Families of houses that cover every cell once, with at least one run among them.
     families: Vec<Vec<usize>>,
-    /// The same families as bit sets over house indices.
-    family_masks: Vec<u32>,
+    /// Per house, its family's index (`MAX_FAMILIES` for none).
+    family_of: [u8; MAX_HOUSES],
+    /// A digit set spread to one nibble per digit, so that adding spreads counts digits.
+    spread: Box<[u64; 512]>,
 }
 
 #[derive(Clone, Copy)]
@@ -56,6 +63,25 @@ struct State {
     must: [u16; MAX_HOUSES],
     /// Per house, the digits of its feasible windows, as of its last check.
     allowed: [u16; MAX_HOUSES],
+    /// Some house's `must` or `allowed` changed since the last digit counting.
+    recount: bool,
+}
+
+/// Per house its family (`MAX_FAMILIES` for none), and the nibble spread table.
+fn family_tables(families: &[Vec<usize>]) -> ([u8; MAX_HOUSES], Box<[u64; 512]>) {
+    let mut family_of = [MAX_FAMILIES as u8; MAX_HOUSES];
+    for (f, hs) in families.iter().enumerate() {
+        for &h in hs {
+            family_of[h] = f as u8;
+        }
+    }
+    let mut spread = Box::new([0u64; 512]);
+    for (m, v) in spread.iter_mut().enumerate() {
+        *v = (0..9)
+            .filter(|d| m >> d & 1 == 1)
+            .fold(0, |a, d| a | 1 << (4 * d));
+    }
+    (family_of, spread)
 }
 
 fn bits(mut m: Mask) -> impl Iterator<Item = usize> {
@@ -120,14 +146,17 @@ impl Plan {
                 overlap |= union & houses[h].mask != 0;
                 union |= houses[h].mask;
             }
-            !overlap && union == all_cells && f.iter().any(|&h| houses[h].len < digits)
+            // Counts are kept in nibbles, so at most 15 houses.
+            !overlap
+                && union == all_cells
+                && f.len() <= 15
+                && f.iter().any(|&h| houses[h].len < digits)
         });
-        let family_masks = families
-            .iter()
-            .map(|f| f.iter().fold(0u32, |m, &h| m | 1 << h))
-            .collect();
+        families.truncate(MAX_FAMILIES);
+        let (family_of, spread) = family_tables(&families);
         Some(Plan {
-            family_masks,
+            family_of,
+            spread,
             digits,
             all_digits: g.all_digits().0,
             all_cells,
@@ -152,6 +181,7 @@ impl Plan {
             solved: 0,
             must: [0; MAX_HOUSES],
             allowed: [self.all_digits; MAX_HOUSES],
+            recount: true,
         };
         for (c, cands) in candidates.iter().enumerate() {
             if cands.0 & !self.all_digits != 0 {
@@ -191,7 +221,14 @@ impl Plan {
 
     /// Singles and house rules to a fixpoint, starting from the cells in `dirty` (those
     /// changed since the last fixpoint); false on contradiction.
-    fn propagate(&self, s: &mut State, mut dirty: Mask) -> bool {
+    fn propagate(&self, s: &mut State, dirty: Mask) -> bool {
+        // Cells changed in unknown digits since their houses' last check (the branch cell,
+        // digit counting), and per digit the cells that lost it (singles, house rules): a
+        // house that only lost known digits gets a full check only when it can learn
+        // something new (two thirds of the checks were idle).
+        let mut dirty = dirty;
+        let mut lost = [0 as Mask; 9];
+        let mut lost_any: Mask = 0;
         loop {
             let (mut ones, mut twos) = (0, 0);
             for &p in &s.p[..self.digits] {
@@ -204,41 +241,144 @@ impl Plan {
             // Naked singles: a cell down to one digit takes it from its peers.
             let singles = ones & !twos & !s.solved;
             if singles != 0 {
-                for p in &mut s.p[..self.digits] {
+                for (p, l) in s.p[..self.digits].iter_mut().zip(&mut lost) {
                     for c in bits(*p & singles) {
-                        dirty |= *p & self.peers[c];
+                        *l |= *p & self.peers[c];
                         *p &= !self.peers[c];
                     }
+                    lost_any |= *l;
                 }
                 s.solved |= singles;
                 continue;
             }
-            if dirty == 0 {
+            if dirty | lost_any == 0 {
                 return true;
             }
-            let mut changed = 0;
+            let mut next = [0 as Mask; 9];
+            let mut spans = [0; 6];
+            for (i, q) in spans.iter_mut().enumerate() {
+                *q = s.p[i] | s.p[i + 1] | s.p[i + 2] | s.p[i + 3];
+            }
             for (h, house) in self.houses.iter().enumerate() {
-                if house.mask & dirty != 0 {
-                    match self.house_rule(s, h, house) {
-                        Some(c) => changed |= c,
-                        None => return false,
-                    }
+                let full = house.mask & dirty != 0
+                    || (house.mask & lost_any != 0
+                        && !self.unchanged(s, h, &lost, lost_any, &spans, &mut next));
+                if full && self.house_rule(s, h, house, &mut next).is_none() {
+                    return false;
                 }
             }
-            dirty = changed;
+            dirty = 0;
+            lost = next;
+            lost_any = lost.iter().fold(0, |a, &l| a | l);
         }
     }
 
-    /// Run windows, hidden singles and pairs in one house: the cells it changed, or None on
-    /// contradiction.
-    fn house_rule(&self, s: &mut State, h: usize, house: &House) -> Option<Mask> {
+    /// Whether a house, since its last check, only lost digits (cells per digit in `lost`)
+    /// in ways a full check would add nothing to: each digit it must hold keeps a place,
+    /// each digit it may hold keeps one, and each cell that lost one keeps a digit of every
+    /// window within `allowed`, so the feasible windows stay as they were. Pairs and hidden
+    /// singles among the digits it lost are handled here, as the full check would (cells
+    /// that lose a digit go to `next`). False: a full check is needed.
+    fn unchanged(
+        &self,
+        s: &mut State,
+        h: usize,
+        lost: &[Mask; 9],
+        lost_any: Mask,
+        spans: &[Mask; 6],
+        next: &mut [Mask; 9],
+    ) -> bool {
+        let house = &self.houses[h];
+        let (must, allowed) = (s.must[h], s.allowed[h]);
+        let mask = house.mask;
+        // Digits the house lost, and the cells holding a digit it must hold.
+        let (mut gone, mut cover) = (0u16, 0);
+        for (d, (&p, &l)) in s.p.iter().zip(lost).enumerate() {
+            gone |= u16::from(l & mask != 0) << d;
+            cover |= p & mask & 0u64.wrapping_sub(u64::from(must >> d & 1));
+        }
+        let cells = lost_any & mask;
+        let mut hidden = 0;
+        while gone != 0 {
+            let d = gone.trailing_zeros() as usize;
+            gone &= gone - 1;
+            let x = s.p[d] & mask;
+            if must >> d & 1 == 1 {
+                let rest = x & x.wrapping_sub(1);
+                if rest == 0 {
+                    if x == 0 {
+                        return false;
+                    }
+                    hidden |= x & !s.solved;
+                } else if rest & (rest - 1) == 0 {
+                    let kill = self.peers[x.trailing_zeros() as usize]
+                        & self.peers[rest.trailing_zeros() as usize]
+                        & s.p[d];
+                    s.p[d] &= !kill;
+                    next[d] |= kill;
+                }
+            } else if allowed >> d & 1 == 1 && x == 0 {
+                return false;
+            }
+        }
+        // A cell without a digit of `must` may still have one of every window of `allowed`
+        // (`spans`: four-digit spans as of the start of this pass, so covering too much only
+        // while this house's cells are due for another pass anyway).
+        let open = cells & !cover;
+        if open != 0 {
+            let len = house.len;
+            if len < 4 || len == self.digits {
+                return false;
+            }
+            let run = (1u16 << len) - 1;
+            for lo in 0..=self.digits - len {
+                let w = run << lo;
+                if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
+                    return false;
+                }
+            }
+        }
+        // Hidden singles: the only place of a digit the house needs takes no other digit.
+        for c in bits(hidden) {
+            let mut keep = 0;
+            for d in 0..self.digits {
+                if s.must[h] >> d & 1 == 1 && s.p[d] & house.mask == 1 << c {
+                    keep |= 1 << d;
+                }
+            }
+            if keep & (keep - 1) != 0 {
+                // Two digits need the same cell: the full check finds the contradiction.
+                return false;
+            }
+            for (d, (p, n)) in s.p[..self.digits]
+                .iter_mut()
+                .zip(next.iter_mut())
+                .enumerate()
+            {
+                if keep >> d & 1 == 0 {
+                    *n |= *p & 1 << c;
+                    *p &= !(1 << c);
+                }
+            }
+        }
+        true
+    }
+
+    /// Run windows, hidden singles and pairs in one house, adding the cells each digit lost
+    /// to `lost`; None on contradiction.
+    fn house_rule(
+        &self,
+        s: &mut State,
+        h: usize,
+        house: &House,
+        lost: &mut [Mask; 9],
+    ) -> Option<()> {
         let mut x = [0; 9];
         let mut present = 0u16;
         for (d, (xd, &p)) in x.iter_mut().zip(&s.p).enumerate() {
             *xd = p & house.mask;
             present |= u16::from(*xd != 0) << d;
         }
-        let mut changed = 0;
         let len = house.len;
         let must = if len == self.digits {
             if present != self.all_digits {
@@ -272,16 +412,18 @@ impl Plan {
             if allowed == 0 {
                 return None;
             }
+            s.recount |= s.allowed[h] != allowed;
             s.allowed[h] = allowed;
             let mut gone = present & !allowed;
             while gone != 0 {
                 let d = gone.trailing_zeros() as usize;
                 gone &= gone - 1;
-                changed |= x[d];
+                lost[d] |= x[d];
                 s.p[d] &= !house.mask;
             }
             must
         };
+        s.recount |= s.must[h] != must;
         s.must[h] = must;
         // Every digit of `must` has a place here: all of them for a complete house (checked
         // above), and a feasible window only holds present digits.
@@ -300,7 +442,7 @@ impl Plan {
                     & self.peers[rest.trailing_zeros() as usize]
                     & s.p[d];
                 s.p[d] &= !kill;
-                changed |= kill;
+                lost[d] |= kill;
             }
         }
         while hidden != 0 {
@@ -308,72 +450,66 @@ impl Plan {
             let d = hidden.trailing_zeros() as usize;
             hidden &= hidden - 1;
             let xd = x[d];
-            for (e, p) in s.p[..self.digits].iter_mut().enumerate() {
-                if e != d && *p & xd != 0 {
+            for (e, (p, l)) in s.p[..self.digits]
+                .iter_mut()
+                .zip(lost.iter_mut())
+                .enumerate()
+            {
+                if e != d {
+                    *l |= *p & xd;
                     *p &= !xd;
-                    changed |= xd;
                 }
             }
         }
-        Some(changed)
+        Some(())
     }
 
     /// Digit counting over the families of houses that cover every cell once: a digit lies
     /// in as many houses of each family. The cells changed, or None on contradiction. Valid
     /// at a propagation fixpoint (every house's `must` and `allowed` up to date).
     fn counting(&self, s: &mut State) -> Option<Mask> {
-        // Per digit, the houses that must hold it and those that may, as bit sets.
-        let mut must = [0u32; 9];
-        let mut may = [0u32; 9];
+        s.recount = false;
+        // Per family, how many houses must hold each digit and how many may, one nibble
+        // per digit (a family has at most 15 houses).
+        let mut must = [0u64; MAX_FAMILIES + 1];
+        let mut may = [0u64; MAX_FAMILIES + 1];
         for h in 0..self.houses.len() {
-            let mut m = s.must[h];
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                must[d] |= 1 << h;
-            }
-            let mut m = s.allowed[h];
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                may[d] |= 1 << h;
-            }
+            let f = usize::from(self.family_of[h]);
+            must[f] += self.spread[usize::from(s.must[h])];
+            may[f] += self.spread[usize::from(s.allowed[h])];
         }
+        let families = self.families.len();
         let mut changed = 0;
         for d in 0..self.digits {
             let bit = 1u16 << d;
-            let (mut lo, mut hi) = (0, u32::MAX);
-            for &f in &self.family_masks {
-                lo = lo.max((must[d] & f).count_ones());
-                hi = hi.min((may[d] & f).count_ones());
+            let count = |c: u64| (c >> (4 * d)) & 15;
+            let (mut lo, mut hi) = (0, u64::MAX);
+            for f in 0..families {
+                lo = lo.max(count(must[f]));
+                hi = hi.min(count(may[f]));
             }
             if lo > hi {
                 return None;
             }
-            for &f in &self.family_masks {
-                let (min, max) = ((must[d] & f).count_ones(), (may[d] & f).count_ones());
-                let open = may[d] & !must[d] & f;
-                if min == max || open == 0 {
+            for f in 0..families {
+                // A house's `must` lies within its `allowed`, so equal counts leave no
+                // house open.
+                let (min, max) = (count(must[f]), count(may[f]));
+                if min == max || (min != hi && max != lo) {
                     continue;
                 }
-                if min == hi {
-                    // Enough houses of the family must hold d: the others cannot.
-                    let mut m = open;
-                    while m != 0 {
-                        let h = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        let mask = self.houses[h].mask;
-                        changed |= s.p[d] & mask;
-                        s.p[d] &= !mask;
+                for &h in &self.families[f] {
+                    if s.allowed[h] & bit == 0 || s.must[h] & bit != 0 {
+                        continue;
                     }
-                } else if max == lo {
-                    // d can be in no more houses: each that may hold it must, so only
-                    // windows with d remain.
-                    let mut m = open;
-                    while m != 0 {
-                        let h = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        let house = self.houses[h];
+                    let house = self.houses[h];
+                    if min == hi {
+                        // Enough houses of the family must hold d: the others cannot.
+                        changed |= s.p[d] & house.mask;
+                        s.p[d] &= !house.mask;
+                    } else {
+                        // d can be in no more houses: each that may hold it must, so only
+                        // windows with d remain.
                         let run = (1u16 << house.len) - 1;
                         let keep = (0..=self.digits - house.len)
                             .map(|lo| run << lo)
@@ -399,7 +535,7 @@ impl Plan {
             if !self.propagate(s, dirty) {
                 return false;
             }
-            if self.families.is_empty() {
+            if self.families.is_empty() || !s.recount {
                 return true;
             }
             match self.counting(s) {
