@@ -159,8 +159,13 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = "termdoku-data")]
         data: PathBuf,
         /// The host key (OpenSSH format); made (Ed25519) in the data folder if not given.
+        /// Servers behind one address share one key file.
         #[arg(long, value_name = "FILE")]
         host_key: Option<PathBuf>,
+        /// The players' database: `postgres://USER@HOST/DB` (several servers may share
+        /// it), or an SQLite file; `termdoku.db` in the data folder if not given.
+        #[arg(long, value_name = "URL|FILE")]
+        database: Option<String>,
         /// The limits (TOML: `[limits]` and `[hints]`; see the README); built-in if not given.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
@@ -326,11 +331,13 @@ pub fn run(command: Command) -> i32 {
             listen,
             data,
             host_key,
+            database,
             config,
         } => crate::serve::serve(crate::serve::ServeArgs {
             listen,
             data,
             host_key,
+            database,
             config,
         }),
         Command::Solve {

@@ -22,8 +22,12 @@ use std::time::{Duration, Instant};
 pub struct ServeArgs {
     pub listen: String,
     pub data: PathBuf,
-    /// The host key's file (default: `host_ed25519` in the data folder).
+    /// The host key's file (default: `host_ed25519` in the data folder). Servers behind
+    /// one address share one, so clients see one host.
     pub host_key: Option<PathBuf>,
+    /// The players' database: a `postgres://` URL or an SQLite file (default: the SQLite
+    /// file in the data folder).
+    pub database: Option<String>,
     /// The limits' file (TOML; default: the built-in limits).
     pub config: Option<PathBuf>,
 }
@@ -72,8 +76,9 @@ pub fn serve(args: ServeArgs) -> i32 {
         eprintln!("termdoku: {}: {e}", args.data.display());
         return 2;
     }
-    let store = match store::SqliteStore::open(&args.data.join(DATABASE)) {
-        Ok(s) => Arc::new(s),
+    let database = store::Database::from_arg(args.database.as_deref(), &args.data.join(DATABASE));
+    let store = match database.open() {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("termdoku: {e}");
             return 2;

@@ -1,13 +1,23 @@
 //! Where the server keeps its players: a [`Store`] hands out one [`PlayerStore`] per
 //! session. [`SqliteStore`] keeps them in one SQLite database in the data folder (WAL, so
-//! sessions write while others read); another database can implement the same traits.
+//! sessions write while others read); [`PostgresStore`] in a PostgreSQL database that
+//! several servers share.
 //!
 //! A game is one row (the save without its undo history) plus one row per undo or redo
 //! snapshot, so a move writes the game row and the one snapshot it pushed, not the whole
 //! history: each save is one transaction.
+//!
+//! The newest session of a player owns their data: opening a [`PlayerStore`] counts up
+//! the player's session number, and every write checks, in its transaction, that the
+//! number is still its own. An older session (on this server or another) is refused with
+//! [`StoreError::TakenOver`] and ends, so it never writes over the newer one.
 
+mod postgres;
 mod sqlite;
+#[cfg(test)]
+mod tests;
 
+pub use self::postgres::PostgresStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use crate::game::profile::Profile;
@@ -15,29 +25,79 @@ use crate::game::save::SaveFile;
 use crate::game::stats::Stats;
 use crate::tui::account::Options;
 use crate::tui::app::Record;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// Why the store failed.
+/// Why the store failed. `at` names the database: the SQLite file, or the PostgreSQL
+/// server and database (never its password).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path}: {source}")]
-    Db {
-        path: PathBuf,
-        source: rusqlite::Error,
+    #[error("{at}: {source}")]
+    Db { at: String, source: rusqlite::Error },
+    #[error("{at}: {}", with_causes(.source))]
+    Postgres {
+        at: String,
+        source: ::postgres::Error,
     },
-    #[error("{path}: schema version {found} is newer than this program's ({known})")]
-    TooNew {
-        path: PathBuf,
-        found: i64,
-        known: i64,
-    },
-    #[error("{path}: stored {what} of player {player} cannot be read: {reason}")]
+    #[error("{at}: {reason}")]
+    Connect { at: String, reason: String },
+    #[error("{at}: schema version {found} is newer than this program's ({known})")]
+    TooNew { at: String, found: i64, known: i64 },
+    #[error("{at}: stored {what} of player {player} cannot be read: {reason}")]
     Corrupt {
-        path: PathBuf,
+        at: String,
         what: &'static str,
         player: i64,
         reason: String,
     },
+    /// A newer session of the player (here or on another server) owns their data now.
+    #[error("a newer session of player {player} took over")]
+    TakenOver { player: i64 },
+}
+
+/// An error with what caused it ("error connecting to server: Connection refused"): the
+/// PostgreSQL client's errors say little more than their kind on their own.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text
+}
+
+/// Which database `termdoku serve` keeps its players in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    /// A `postgres://` (or `postgresql://`) URL, or a `key=value` connection string.
+    Postgres(String),
+}
+
+impl Database {
+    /// What `--database` names: a PostgreSQL URL, else an SQLite file. Without it, the
+    /// SQLite file `default` (in the data folder).
+    pub fn from_arg(arg: Option<&str>, default: &Path) -> Database {
+        match arg {
+            Some(a) if a.starts_with("postgres://") || a.starts_with("postgresql://") => {
+                Database::Postgres(a.to_string())
+            }
+            Some(a) => Database::Sqlite(PathBuf::from(a)),
+            None => Database::Sqlite(default.to_path_buf()),
+        }
+    }
+
+    /// Opens (creating and migrating) the database.
+    pub fn open(&self) -> Result<Arc<dyn Store>, StoreError> {
+        Ok(match self {
+            Database::Sqlite(path) => Arc::new(SqliteStore::open(path)?),
+            Database::Postgres(url) => Arc::new(PostgresStore::open(url)?),
+        })
+    }
 }
 
 /// The players' data, shared by every session.
@@ -65,8 +125,137 @@ pub trait PlayerStore: Send {
     fn export(&mut self) -> Result<String, StoreError>;
     /// Removes every row of the player.
     fn delete(&mut self) -> Result<(), StoreError>;
+    /// Whether this is still the player's newest session (false once another took over).
+    fn is_current(&mut self) -> Result<bool, StoreError>;
 }
 
 /// Another player has the display name asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameTaken;
+
+/// The stored statistics and profile (JSON), or new ones when none are stored.
+fn parse_stats(
+    row: Option<(String, String)>,
+    corrupt: impl Fn(&'static str, serde_json::Error) -> StoreError,
+) -> Result<(Stats, Profile), StoreError> {
+    let Some((s, p)) = row else {
+        return Ok((Stats::new(), Profile::new()));
+    };
+    let stats = serde_json::from_str(&s).map_err(|e| corrupt("stats", e))?;
+    let profile = serde_json::from_str(&p).map_err(|e| corrupt("profile", e))?;
+    Ok((stats, profile))
+}
+
+/// The statistics and profile with the records counted in, as JSON to store.
+fn tally(
+    row: Option<(String, String)>,
+    records: &[Record],
+    corrupt: impl Fn(&'static str, serde_json::Error) -> StoreError,
+) -> Result<(String, String), StoreError> {
+    let (mut stats, mut profile) = parse_stats(row, &corrupt)?;
+    for r in records {
+        crate::tui::tally(&mut stats, r);
+        crate::tui::note_in_profile(&mut profile, r);
+    }
+    let s = serde_json::to_string(&stats).map_err(|e| corrupt("stats", e))?;
+    let p = serde_json::to_string(&profile).map_err(|e| corrupt("profile", e))?;
+    Ok((s, p))
+}
+
+/// The player's row as stored.
+struct PlayerRow {
+    fingerprint: String,
+    name: Option<String>,
+    created: i64,
+    last_seen: i64,
+}
+
+/// Everything kept about a player as pretty-printed JSON, written as stored (history
+/// included) so nothing kept is left out.
+fn export_json(
+    player: PlayerRow,
+    options: &Options,
+    game: Option<SaveFile>,
+    stats: Option<(String, String)>,
+    corrupt: impl Fn(&'static str, String) -> StoreError,
+) -> Result<String, StoreError> {
+    use serde_json::{json, Value};
+    let game = match game {
+        Some(save) => {
+            let text = save.to_json().map_err(|e| corrupt("game", e.to_string()))?;
+            serde_json::from_str(&text).map_err(|e| corrupt("game", e.to_string()))?
+        }
+        None => Value::Null,
+    };
+    let (stats, profile) = match stats {
+        Some((s, p)) => (
+            serde_json::from_str(&s).map_err(|e| corrupt("stats", e.to_string()))?,
+            serde_json::from_str(&p).map_err(|e| corrupt("profile", e.to_string()))?,
+        ),
+        None => (Value::Null, Value::Null),
+    };
+    let all = json!({
+        "player": {
+            "fingerprint": player.fingerprint,
+            "name": player.name,
+            "created": player.created,
+            "last-seen": player.last_seen,
+        },
+        "options": options,
+        "game": game,
+        "stats": stats,
+        "profile": profile,
+    });
+    serde_json::to_string_pretty(&all).map_err(|e| corrupt("export", e.to_string()))
+}
+
+/// Seconds since the epoch.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Which history a snapshot row belongs to.
+const UNDO: i64 = 0;
+const REDO: i64 = 1;
+
+/// How many leading snapshots two stacks share (rows before it are not rewritten).
+fn shared_prefix(old: &[String], new: &[String]) -> usize {
+    old.iter().zip(new).take_while(|(a, b)| a == b).count()
+}
+
+/// A save split into its head (JSON without history) and its two stacks' rows.
+fn split_save(save: &SaveFile) -> Result<(String, [Vec<String>; 2]), (&'static str, String)> {
+    let rows = |stack: &[crate::game::save::SavedSnapshot]| {
+        stack
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ("undo history", e.to_string()))
+    };
+    let undo = rows(&save.undo)?;
+    let redo = rows(&save.redo)?;
+    let mut head = save.clone();
+    head.undo.clear();
+    head.redo.clear();
+    let head = serde_json::to_string(&head).map_err(|e| ("game", e.to_string()))?;
+    Ok((head, [undo, redo]))
+}
+
+/// A save from its head and its stacks' rows.
+fn join_save(
+    head: &str,
+    undo: &[String],
+    redo: &[String],
+) -> Result<SaveFile, (&'static str, String)> {
+    let mut file: SaveFile = serde_json::from_str(head).map_err(|e| ("game", e.to_string()))?;
+    let parse = |rows: &[String]| {
+        rows.iter()
+            .map(|r| serde_json::from_str(r).map_err(|e| ("undo history", e.to_string())))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    file.undo = parse(undo)?;
+    file.redo = parse(redo)?;
+    Ok(file)
+}

@@ -1,18 +1,21 @@
 //! The store in one SQLite file in the data folder.
 
-use super::{NameTaken, PlayerStore, Store, StoreError};
+use super::{
+    export_json, join_save, now, parse_stats, shared_prefix, split_save, tally, NameTaken,
+    PlayerRow, PlayerStore, Store, StoreError, REDO, UNDO,
+};
 use crate::game::profile::Profile;
-use crate::game::save::{SaveFile, SavedSnapshot};
+use crate::game::save::SaveFile;
 use crate::game::stats::Stats;
 use crate::tui::account::Options;
 use crate::tui::app::Record;
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The schema, one step per version: a database at version `n` runs the steps after it.
 /// Steps are only ever appended.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: players, their game with its history, their stats.
     "CREATE TABLE players (
         id INTEGER PRIMARY KEY,
@@ -46,6 +49,8 @@ const MIGRATIONS: &[&str] = &[
         player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
         options TEXT NOT NULL
     );",
+    // 3: the player's newest session (several servers may share the file).
+    "ALTER TABLE players ADD COLUMN session INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this program writes.
@@ -74,9 +79,13 @@ impl SqliteStore {
         &self.path
     }
 
+    fn at(&self) -> String {
+        self.path.display().to_string()
+    }
+
     fn fail(&self, source: rusqlite::Error) -> StoreError {
         StoreError::Db {
-            path: self.path.clone(),
+            at: self.at(),
             source,
         }
     }
@@ -112,12 +121,12 @@ fn version(conn: &Connection) -> rusqlite::Result<i64> {
 fn migrate(conn: &mut Connection) -> rusqlite::Result<Result<(), StoreError>> {
     conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
     loop {
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let at = version(&tx)?;
         if at > SCHEMA_VERSION {
             let path = tx.path().map(PathBuf::from).unwrap_or_default();
             return Ok(Err(StoreError::TooNew {
-                path,
+                at: path.display().to_string(),
                 found: at,
                 known: SCHEMA_VERSION,
             }));
@@ -132,63 +141,90 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<Result<(), StoreError>> {
     }
 }
 
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 impl Store for SqliteStore {
     fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError> {
         let conn = self.connect()?;
-        let t = now();
-        let id: i64 = conn
+        // The new session takes the player's data over: any older one is refused from now.
+        let (id, session): (i64, i64) = conn
             .query_row(
                 "INSERT INTO players (fingerprint, created, last_seen) VALUES (?1, ?2, ?2)
-                 ON CONFLICT (fingerprint) DO UPDATE SET last_seen = ?2
-                 RETURNING id",
-                params![fingerprint, t],
-                |r| r.get(0),
+                 ON CONFLICT (fingerprint) DO UPDATE SET last_seen = ?2, session = session + 1
+                 RETURNING id, session",
+                params![fingerprint, now()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .map_err(|e| self.fail(e))?;
         Ok(Box::new(SqlitePlayer {
-            path: self.path.clone(),
+            at: self.at(),
             conn,
             id,
+            session,
             history: None,
         }))
     }
 }
 
-/// Which history a snapshot row belongs to.
-const UNDO: i64 = 0;
-const REDO: i64 = 1;
-
 /// One player's connection, and the history it last wrote (so a save writes only the
 /// snapshots that changed).
 struct SqlitePlayer {
-    path: PathBuf,
+    at: String,
     conn: Connection,
     id: i64,
+    /// The player's session number when this one opened.
+    session: i64,
     /// The undo and redo stacks as stored, once read or written by this session.
     history: Option<[Vec<String>; 2]>,
+}
+
+/// Why a write did not happen: the database failed, or another session owns the player.
+enum Refused {
+    Db(rusqlite::Error),
+    TakenOver,
+}
+
+impl From<rusqlite::Error> for Refused {
+    fn from(e: rusqlite::Error) -> Refused {
+        Refused::Db(e)
+    }
 }
 
 impl SqlitePlayer {
     fn fail(&self, source: rusqlite::Error) -> StoreError {
         StoreError::Db {
-            path: self.path.clone(),
+            at: self.at.clone(),
             source,
+        }
+    }
+
+    fn refused(&self, r: Refused) -> StoreError {
+        match r {
+            Refused::Db(e) => self.fail(e),
+            Refused::TakenOver => StoreError::TakenOver { player: self.id },
         }
     }
 
     fn corrupt(&self, what: &'static str, reason: impl ToString) -> StoreError {
         StoreError::Corrupt {
-            path: self.path.clone(),
+            at: self.at.clone(),
             what,
             player: self.id,
             reason: reason.to_string(),
         }
+    }
+
+    /// A write transaction of this session, refused when a newer one owns the player.
+    /// Immediate: the check is followed by writes, which must find no writer in between.
+    fn owned(conn: &mut Connection, id: i64, session: i64) -> Result<Transaction<'_>, Refused> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now: Option<i64> = tx
+            .query_row("SELECT session FROM players WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if now != Some(session) {
+            return Err(Refused::TakenOver);
+        }
+        Ok(tx)
     }
 
     fn read_stack(&self, stack: i64, len: i64) -> Result<Vec<String>, StoreError> {
@@ -214,15 +250,6 @@ impl SqlitePlayer {
         )
         .optional()
     }
-
-    fn parse_stats(&self, row: Option<(String, String)>) -> Result<(Stats, Profile), StoreError> {
-        let Some((s, p)) = row else {
-            return Ok((Stats::new(), Profile::new()));
-        };
-        let stats = serde_json::from_str(&s).map_err(|e| self.corrupt("stats", e))?;
-        let profile = serde_json::from_str(&p).map_err(|e| self.corrupt("profile", e))?;
-        Ok((stats, profile))
-    }
 }
 
 /// Writes one stack's rows where they differ from what is stored.
@@ -233,7 +260,7 @@ fn write_stack(
     old: &[String],
     new: &[String],
 ) -> rusqlite::Result<()> {
-    let same = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let same = shared_prefix(old, new);
     tx.prepare_cached("DELETE FROM history WHERE player = ?1 AND stack = ?2 AND pos >= ?3")?
         .execute(params![id, stack, same as i64])?;
     let mut insert = tx.prepare_cached(
@@ -243,10 +270,6 @@ fn write_stack(
         insert.execute(params![id, stack, pos as i64, snap])?;
     }
     Ok(())
-}
-
-fn to_rows(stack: &[SavedSnapshot]) -> Result<Vec<String>, serde_json::Error> {
-    stack.iter().map(serde_json::to_string).collect()
 }
 
 impl PlayerStore for SqlitePlayer {
@@ -263,42 +286,28 @@ impl PlayerStore for SqlitePlayer {
         let Some((save, undo_len, redo_len)) = row else {
             return Ok(None);
         };
-        let mut file: SaveFile =
-            serde_json::from_str(&save).map_err(|e| self.corrupt("game", e))?;
         let undo = self.read_stack(UNDO, undo_len)?;
         let redo = self.read_stack(REDO, redo_len)?;
-        let parse = |rows: &[String]| -> Result<Vec<SavedSnapshot>, StoreError> {
-            rows.iter()
-                .map(|r| serde_json::from_str(r).map_err(|e| self.corrupt("undo history", e)))
-                .collect()
-        };
-        file.undo = parse(&undo)?;
-        file.redo = parse(&redo)?;
+        let file = join_save(&save, &undo, &redo).map_err(|(w, e)| self.corrupt(w, e))?;
         self.history = Some([undo, redo]);
         Ok(Some(file))
     }
 
     fn save_game(&mut self, save: &SaveFile) -> Result<(), StoreError> {
-        let undo = to_rows(&save.undo).map_err(|e| self.corrupt("undo history", e))?;
-        let redo = to_rows(&save.redo).map_err(|e| self.corrupt("undo history", e))?;
-        let mut head = save.clone();
-        head.undo.clear();
-        head.redo.clear();
-        let head = serde_json::to_string(&head).map_err(|e| self.corrupt("game", e))?;
+        let (head, [undo, redo]) = split_save(save).map_err(|(w, e)| self.corrupt(w, e))?;
         // Without what this session last wrote, every snapshot is rewritten.
         let old = self.history.take();
-        let result = (|| -> rusqlite::Result<()> {
-            let tx = self
-                .conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let (id, session) = (self.id, self.session);
+        let result = (|| -> Result<(), Refused> {
+            let tx = Self::owned(&mut self.conn, id, session)?;
             let empty: [Vec<String>; 2] = [Vec::new(), Vec::new()];
             let known = old.is_some();
             let old = old.as_ref().unwrap_or(&empty);
             if !known {
-                tx.execute("DELETE FROM history WHERE player = ?1", [self.id])?;
+                tx.execute("DELETE FROM history WHERE player = ?1", [id])?;
             }
-            write_stack(&tx, self.id, UNDO, &old[0], &undo)?;
-            write_stack(&tx, self.id, REDO, &old[1], &redo)?;
+            write_stack(&tx, id, UNDO, &old[0], &undo)?;
+            write_stack(&tx, id, REDO, &old[1], &redo)?;
             tx.prepare_cached(
                 "INSERT INTO games (player, save, undo_len, redo_len, saved)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -306,55 +315,44 @@ impl PlayerStore for SqlitePlayer {
                  saved = ?5",
             )?
             .execute(params![
-                self.id,
+                id,
                 head,
                 undo.len() as i64,
                 redo.len() as i64,
                 now()
             ])?;
-            tx.commit()
+            tx.commit()?;
+            Ok(())
         })();
-        result.map_err(|e| self.fail(e))?;
+        result.map_err(|r| self.refused(r))?;
         self.history = Some([undo, redo]);
         Ok(())
     }
 
     fn load_stats(&mut self) -> Result<(Stats, Profile), StoreError> {
         let row = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
-        self.parse_stats(row)
+        parse_stats(row, |w, e| self.corrupt(w, e))
     }
 
     fn add_records(&mut self, records: &[Record]) -> Result<(), StoreError> {
-        let (id, path) = (self.id, self.path.clone());
-        let fail = |source| StoreError::Db {
-            path: path.clone(),
-            source,
-        };
+        let (id, session) = (self.id, self.session);
+        let at = self.at.clone();
         let corrupt = |what, e: serde_json::Error| StoreError::Corrupt {
-            path: path.clone(),
+            at: at.clone(),
             what,
             player: id,
             reason: e.to_string(),
         };
-        // Immediate: the read below is followed by a write, which must not find another
-        // writer in between.
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(fail)?;
-        let (mut stats, mut profile) = match Self::read_stats(&tx, id).map_err(fail)? {
-            Some((s, p)) => (
-                serde_json::from_str(&s).map_err(|e| corrupt("stats", e))?,
-                serde_json::from_str(&p).map_err(|e| corrupt("profile", e))?,
-            ),
-            None => (Stats::new(), Profile::new()),
+        let fail = |source| StoreError::Db {
+            at: at.clone(),
+            source,
         };
-        for r in records {
-            crate::tui::tally(&mut stats, r);
-            crate::tui::note_in_profile(&mut profile, r);
-        }
-        let s = serde_json::to_string(&stats).map_err(|e| corrupt("stats", e))?;
-        let p = serde_json::to_string(&profile).map_err(|e| corrupt("profile", e))?;
+        let tx = Self::owned(&mut self.conn, id, session).map_err(|r| match r {
+            Refused::Db(e) => fail(e),
+            Refused::TakenOver => StoreError::TakenOver { player: id },
+        })?;
+        let row = Self::read_stats(&tx, id).map_err(fail)?;
+        let (s, p) = tally(row, records, corrupt)?;
         tx.execute(
             "INSERT INTO stats (player, stats, profile) VALUES (?1, ?2, ?3)
              ON CONFLICT (player) DO UPDATE SET stats = ?2, profile = ?3",
@@ -383,309 +381,84 @@ impl PlayerStore for SqlitePlayer {
 
     fn save_options(&mut self, options: &Options) -> Result<(), StoreError> {
         let text = serde_json::to_string(options).map_err(|e| self.corrupt("options", e))?;
-        self.conn
-            .execute(
+        let (id, session) = (self.id, self.session);
+        let r = Self::owned(&mut self.conn, id, session).and_then(|tx| {
+            tx.execute(
                 "INSERT INTO options (player, options) VALUES (?1, ?2)
                  ON CONFLICT (player) DO UPDATE SET options = ?2",
-                params![self.id, text],
-            )
-            .map(|_| ())
-            .map_err(|e| self.fail(e))
+                params![id, text],
+            )?;
+            Ok(tx.commit()?)
+        });
+        r.map_err(|r| self.refused(r))
     }
 
     fn set_name(&mut self, name: &str) -> Result<Result<(), NameTaken>, StoreError> {
-        match self.conn.execute(
-            "UPDATE players SET name = ?2 WHERE id = ?1",
-            params![self.id, name],
-        ) {
-            Ok(_) => Ok(Ok(())),
-            // The unique index (case-insensitive) refuses a name another player has.
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Ok(Err(NameTaken))
+        let (id, session) = (self.id, self.session);
+        let r = Self::owned(&mut self.conn, id, session).and_then(|tx| {
+            match tx.execute(
+                "UPDATE players SET name = ?2 WHERE id = ?1",
+                params![id, name],
+            ) {
+                Ok(_) => {}
+                // The unique index (case-insensitive) refuses a name another player has.
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
+                    return Ok(Err(NameTaken));
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(e) => Err(self.fail(e)),
-        }
+            tx.commit()?;
+            Ok(Ok(()))
+        });
+        r.map_err(|r| self.refused(r))
     }
 
     fn export(&mut self) -> Result<String, StoreError> {
-        use serde_json::{json, Value};
-        let (fingerprint, name, created, last_seen): (String, Option<String>, i64, i64) = self
+        let player = self
             .conn
             .query_row(
                 "SELECT fingerprint, name, created, last_seen FROM players WHERE id = ?1",
                 [self.id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| {
+                    Ok(PlayerRow {
+                        fingerprint: r.get(0)?,
+                        name: r.get(1)?,
+                        created: r.get(2)?,
+                        last_seen: r.get(3)?,
+                    })
+                },
             )
             .map_err(|e| self.fail(e))?;
         let (_, options) = self.load_account()?;
-        // Written as stored, history included, so nothing kept is left out.
-        let game = match self.load_game()? {
-            Some(save) => {
-                let text = save.to_json().map_err(|e| self.corrupt("game", e))?;
-                serde_json::from_str(&text).map_err(|e| self.corrupt("game", e))?
-            }
-            None => Value::Null,
-        };
-        let row = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
-        let (stats, profile) = match row {
-            Some((s, p)) => (
-                serde_json::from_str(&s).map_err(|e| self.corrupt("stats", e))?,
-                serde_json::from_str(&p).map_err(|e| self.corrupt("profile", e))?,
-            ),
-            None => (Value::Null, Value::Null),
-        };
-        let all = json!({
-            "player": {
-                "fingerprint": fingerprint,
-                "name": name,
-                "created": created,
-                "last-seen": last_seen,
-            },
-            "options": options,
-            "game": game,
-            "stats": stats,
-            "profile": profile,
-        });
-        serde_json::to_string_pretty(&all).map_err(|e| self.corrupt("export", e))
+        let game = self.load_game()?;
+        let stats = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
+        export_json(player, &options, game, stats, |w, e| self.corrupt(w, e))
     }
 
     fn delete(&mut self) -> Result<(), StoreError> {
+        let (id, session) = (self.id, self.session);
         // The other tables' rows go with the player's (ON DELETE CASCADE).
-        self.conn
-            .execute("DELETE FROM players WHERE id = ?1", [self.id])
-            .map(|_| ())
-            .map_err(|e| self.fail(e))?;
+        let r = Self::owned(&mut self.conn, id, session).and_then(|tx| {
+            tx.execute("DELETE FROM players WHERE id = ?1", [id])?;
+            Ok(tx.commit()?)
+        });
+        r.map_err(|r| self.refused(r))?;
         self.history = None;
         Ok(())
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{builtin, Game};
-    use crate::geometry::Cell;
-    use crate::puzzle::Variant;
-
-    fn temp() -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("termdoku.db");
-        (dir, path)
-    }
-
-    /// A game with `moves` digits placed (each an undo step), then `undone` of them undone.
-    fn played(moves: usize, undone: usize) -> SaveFile {
-        let mut game = Game::new(builtin::puzzle(Variant::Standard));
-        let empty: Vec<Cell> = (0..81)
-            .filter(|&i| game.value(i) == 0)
-            .take(moves)
-            .collect();
-        for &i in &empty {
-            game.place(i, 1, false, 0).unwrap();
-        }
-        for _ in 0..undone {
-            game.undo(0);
-        }
-        SaveFile::from_game(&game, 0, false)
-    }
-
-    #[test]
-    fn an_empty_file_is_given_the_schema() {
-        let (_dir, path) = temp();
-        std::fs::write(&path, b"").unwrap();
-        let store = SqliteStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        // Opening again migrates nothing and keeps the data.
-        store
-            .open("SHA256:a")
-            .unwrap()
-            .save_game(&played(2, 0))
-            .unwrap();
-        let again = SqliteStore::open(&path).unwrap();
-        assert_eq!(again.schema_version().unwrap(), SCHEMA_VERSION);
-        assert!(again
-            .open("SHA256:a")
-            .unwrap()
-            .load_game()
-            .unwrap()
-            .is_some());
-    }
-
-    #[test]
-    fn a_newer_schema_is_refused_by_name() {
-        let (_dir, path) = temp();
-        SqliteStore::open(&path).unwrap();
-        let conn = Connection::open(&path).unwrap();
-        conn.execute("UPDATE schema_version SET version = 99", [])
-            .unwrap();
-        let err = SqliteStore::open(&path).err().unwrap().to_string();
-        assert!(err.contains("schema version 99"), "{err}");
-        assert!(err.contains("termdoku.db"), "{err}");
-    }
-
-    #[test]
-    fn a_game_comes_back_with_its_undo_and_redo_history() {
-        let (_dir, path) = temp();
-        let store = SqliteStore::open(&path).unwrap();
-        let mut p = store.open("SHA256:a").unwrap();
-        assert!(p.load_game().unwrap().is_none());
-        // Saved move by move, as the server does, then two undone.
-        for n in 1..=5 {
-            p.save_game(&played(n, 0)).unwrap();
-        }
-        let want = played(5, 2);
-        p.save_game(&want).unwrap();
-        drop(p);
-        let got = store
-            .open("SHA256:a")
-            .unwrap()
-            .load_game()
-            .unwrap()
-            .unwrap();
-        assert_eq!(got.undo.len(), 3);
-        assert_eq!(got.redo.len(), 2);
-        assert_eq!(got.to_json().unwrap(), want.to_json().unwrap());
-    }
-
-    #[test]
-    fn a_fresh_session_rewrites_a_shorter_history() {
-        let (_dir, path) = temp();
-        let store = SqliteStore::open(&path).unwrap();
-        store
-            .open("SHA256:a")
-            .unwrap()
-            .save_game(&played(6, 0))
-            .unwrap();
-        // A new session (knowing nothing of what is stored) saves a new game.
-        let want = played(1, 0);
-        store.open("SHA256:a").unwrap().save_game(&want).unwrap();
-        let got = store
-            .open("SHA256:a")
-            .unwrap()
-            .load_game()
-            .unwrap()
-            .unwrap();
-        assert_eq!(got.to_json().unwrap(), want.to_json().unwrap());
-    }
-
-    #[test]
-    fn a_version_1_database_is_migrated_and_keeps_its_players() {
-        let (_dir, path) = temp();
-        {
-            let mut conn = Connection::open(&path).unwrap();
-            conn.execute_batch(
-                "CREATE TABLE schema_version (version INTEGER NOT NULL);
-                 INSERT INTO schema_version VALUES (1);",
+    fn is_current(&mut self) -> Result<bool, StoreError> {
+        let now: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT session FROM players WHERE id = ?1",
+                [self.id],
+                |r| r.get(0),
             )
-            .unwrap();
-            let tx = conn.transaction().unwrap();
-            tx.execute_batch(MIGRATIONS[0]).unwrap();
-            tx.execute(
-                "INSERT INTO players (fingerprint, created, last_seen) VALUES ('SHA256:old', 1, 1)",
-                [],
-            )
-            .unwrap();
-            tx.commit().unwrap();
-        }
-        let store = SqliteStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        let mut p = store.open("SHA256:old").unwrap();
-        assert_eq!(p.load_account().unwrap(), (None, Options::default()));
-        assert_eq!(p.set_name("old-timer").unwrap(), Ok(()));
-    }
-
-    #[test]
-    fn names_are_unique_whatever_their_case_and_options_are_kept() {
-        let (_dir, path) = temp();
-        let store = SqliteStore::open(&path).unwrap();
-        let mut a = store.open("SHA256:a").unwrap();
-        let mut b = store.open("SHA256:b").unwrap();
-        assert_eq!(a.set_name("Ann").unwrap(), Ok(()));
-        assert_eq!(b.set_name("aNN").unwrap(), Err(NameTaken));
-        assert_eq!(b.set_name("Bob").unwrap(), Ok(()));
-        // A player may change the case of their own name.
-        assert_eq!(a.set_name("ANN").unwrap(), Ok(()));
-        let options = Options {
-            colour: false,
-            borders: crate::tui::config::Borders::Ascii,
-            mouse: false,
-        };
-        a.save_options(&options).unwrap();
-        drop(a);
-        let mut a = store.open("SHA256:a").unwrap();
-        assert_eq!(a.load_account().unwrap(), (Some("ANN".into()), options));
-        assert_eq!(b.load_account().unwrap().1, Options::default());
-    }
-
-    #[test]
-    fn export_holds_everything_and_delete_removes_every_row() {
-        let (_dir, path) = temp();
-        let store = SqliteStore::open(&path).unwrap();
-        let mut a = store.open("SHA256:a").unwrap();
-        let mut b = store.open("SHA256:b").unwrap();
-        a.save_game(&played(3, 1)).unwrap();
-        a.add_records(&[Record::HintNeeded("x-wing".into())])
-            .unwrap();
-        a.set_name("Ann").unwrap().unwrap();
-        a.save_options(&Options {
-            mouse: false,
-            ..Options::default()
-        })
-        .unwrap();
-        b.save_game(&played(1, 0)).unwrap();
-        let json: serde_json::Value = serde_json::from_str(&a.export().unwrap()).unwrap();
-        assert_eq!(json["player"]["fingerprint"], "SHA256:a");
-        assert_eq!(json["player"]["name"], "Ann");
-        assert_eq!(json["options"]["mouse"], false);
-        assert_eq!(json["game"]["undo"].as_array().unwrap().len(), 2);
-        assert_eq!(json["game"]["redo"].as_array().unwrap().len(), 1);
-        assert!(json["profile"].to_string().contains("x-wing"));
-        assert!(json["stats"].is_object());
-
-        a.delete().unwrap();
-        let conn = Connection::open(&path).unwrap();
-        for table in ["players", "games", "history", "stats", "options"] {
-            let n: i64 = conn
-                .query_row(
-                    &format!(
-                        "SELECT count(*) FROM {table} WHERE {} = (SELECT id FROM players WHERE fingerprint = 'SHA256:b')",
-                        if table == "players" { "id" } else { "player" }
-                    ),
-                    [],
-                    |r| r.get(0),
-                )
-                .unwrap();
-            let all: i64 = conn
-                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-                .unwrap();
-            assert_eq!(all, n, "{table} keeps a row of the deleted player");
-        }
-        // The other player is untouched, and the name is free again.
-        assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
-        assert_eq!(b.set_name("ann").unwrap(), Ok(()));
-    }
-
-    #[test]
-    fn two_players_are_kept_apart() {
-        let (_dir, path) = temp();
-        let store = SqliteStore::open(&path).unwrap();
-        let mut a = store.open("SHA256:a").unwrap();
-        let mut b = store.open("SHA256:b").unwrap();
-        a.save_game(&played(4, 0)).unwrap();
-        b.save_game(&played(1, 0)).unwrap();
-        a.add_records(&[Record::HintNeeded("x-wing".into())])
-            .unwrap();
-        assert_eq!(a.load_game().unwrap().unwrap().undo.len(), 4);
-        assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
-        assert_eq!(a.load_stats().unwrap().1.skill("x-wing").hints, 1);
-        assert_eq!(b.load_stats().unwrap().1.skill("x-wing").hints, 0);
-        assert!(store
-            .open("SHA256:c")
-            .unwrap()
-            .load_game()
-            .unwrap()
-            .is_none());
+            .optional()
+            .map_err(|e| self.fail(e))?;
+        Ok(now == Some(self.session))
     }
 }
