@@ -1,9 +1,11 @@
 //! The store in one SQLite file in the data folder.
 
-use super::{NameTaken, PlayerStore, Store, StoreError};
+use super::{LeaderRow, Leaderboard, NameTaken, PlayerStore, Standing, Store, StoreError};
+use crate::game::daily::{self, DailyResult, Day, Streak};
 use crate::game::profile::Profile;
 use crate::game::save::{SaveFile, SavedSnapshot};
 use crate::game::stats::Stats;
+use crate::puzzle::{Puzzle, Variant};
 use crate::tui::account::Options;
 use crate::tui::app::Record;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
@@ -46,6 +48,26 @@ const MIGRATIONS: &[&str] = &[
         player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
         options TEXT NOT NULL
     );",
+    // 3: the daily puzzles (one per UTC day, counted from 1970-01-01, and variant; the
+    // puzzle as a TOML puzzle file) and the players' solves of them (assisted: 0 or 1).
+    "CREATE TABLE daily_puzzles (
+        day INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        PRIMARY KEY (day, variant)
+    );
+    CREATE TABLE daily_results (
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        day INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        ms INTEGER NOT NULL,
+        assisted INTEGER NOT NULL,
+        hints INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        PRIMARY KEY (player, day, variant)
+    );
+    CREATE INDEX daily_results_board ON daily_results (day, variant, assisted, ms);",
 ];
 
 /// The schema version this program writes.
@@ -138,7 +160,113 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+impl SqliteStore {
+    fn read_daily(
+        &self,
+        conn: &Connection,
+        day: Day,
+        variant: Variant,
+    ) -> Result<Option<Puzzle>, StoreError> {
+        let text: Option<String> = conn
+            .query_row(
+                "SELECT puzzle FROM daily_puzzles WHERE day = ?1 AND variant = ?2",
+                params![day.0, variant.name()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.fail(e))?;
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        let corrupt = |reason: String| StoreError::CorruptDaily {
+            path: self.path.clone(),
+            day,
+            variant,
+            reason,
+        };
+        let puzzle = crate::format::parse_toml(text.as_bytes(), "<daily>")
+            .map_err(|e| corrupt(e.to_string()))?;
+        if puzzle.variant() != variant {
+            return Err(corrupt(format!("it is a {} puzzle", puzzle.variant())));
+        }
+        Ok(Some(puzzle))
+    }
+}
+
+/// Milliseconds as stored (SQL integers are signed).
+fn ms_column(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
 impl Store for SqliteStore {
+    fn daily_puzzle(&self, day: Day, variant: Variant) -> Result<Option<Puzzle>, StoreError> {
+        let conn = self.connect()?;
+        self.read_daily(&conn, day, variant)
+    }
+
+    fn add_daily_puzzle(
+        &self,
+        day: Day,
+        variant: Variant,
+        puzzle: &Puzzle,
+    ) -> Result<Puzzle, StoreError> {
+        let conn = self.connect()?;
+        conn.execute(
+            "INSERT INTO daily_puzzles (day, variant, puzzle, created) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (day, variant) DO NOTHING",
+            params![
+                day.0,
+                variant.name(),
+                crate::format::write_toml(puzzle),
+                now()
+            ],
+        )
+        .map_err(|e| self.fail(e))?;
+        // Another server's insert may have come first: the stored one is the daily.
+        self.read_daily(&conn, day, variant)?
+            .ok_or_else(|| self.fail(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    fn leaderboard(
+        &self,
+        day: Day,
+        variant: Variant,
+        limit: usize,
+    ) -> Result<Leaderboard, StoreError> {
+        let conn = self.connect()?;
+        let read = || -> rusqlite::Result<Leaderboard> {
+            let mut st = conn.prepare(
+                "SELECT p.name, p.fingerprint, r.ms, r.hints
+                 FROM daily_results r JOIN players p ON p.id = r.player
+                 WHERE r.day = ?1 AND r.variant = ?2 AND r.assisted = 0
+                 ORDER BY r.ms, r.solved, r.player
+                 LIMIT ?3",
+            )?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = st
+                .query_map(params![day.0, variant.name(), limit], |r| {
+                    Ok(LeaderRow {
+                        name: r.get(0)?,
+                        fingerprint: r.get(1)?,
+                        ms: r.get::<_, i64>(2)?.max(0) as u64,
+                        hints: r.get::<_, i64>(3)?.clamp(0, i64::from(u32::MAX)) as u32,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let ranked: i64 = conn.query_row(
+                "SELECT count(*) FROM daily_results
+                 WHERE day = ?1 AND variant = ?2 AND assisted = 0",
+                params![day.0, variant.name()],
+                |r| r.get(0),
+            )?;
+            Ok(Leaderboard {
+                rows,
+                ranked: u32::try_from(ranked).unwrap_or(u32::MAX),
+            })
+        };
+        read().map_err(|e| self.fail(e))
+    }
+
     fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError> {
         let conn = self.connect()?;
         let t = now();
@@ -447,6 +575,7 @@ impl PlayerStore for SqlitePlayer {
             "game": game,
             "stats": stats,
             "profile": profile,
+            "daily": self.all_daily_results()?,
         });
         serde_json::to_string_pretty(&all).map_err(|e| self.corrupt("export", e))
     }
@@ -459,6 +588,106 @@ impl PlayerStore for SqlitePlayer {
             .map_err(|e| self.fail(e))?;
         self.history = None;
         Ok(())
+    }
+
+    fn add_daily_result(&mut self, r: &DailyResult) -> Result<bool, StoreError> {
+        let added = self
+            .conn
+            .execute(
+                "INSERT INTO daily_results (player, day, variant, ms, assisted, hints, solved)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (player, day, variant) DO NOTHING",
+                params![
+                    self.id,
+                    r.day.0,
+                    r.variant.name(),
+                    ms_column(r.ms),
+                    i64::from(r.assisted),
+                    i64::from(r.hints),
+                    now()
+                ],
+            )
+            .map_err(|e| self.fail(e))?;
+        Ok(added == 1)
+    }
+
+    fn daily_standing(&mut self, day: Day) -> Result<Vec<Standing>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<Standing>> {
+            let mut st = self.conn.prepare_cached(
+                "SELECT r.variant, r.ms, r.assisted, r.hints,
+                     (SELECT count(*) FROM daily_results o
+                      WHERE o.day = r.day AND o.variant = r.variant AND o.assisted = 0
+                      AND o.ms < r.ms)
+                 FROM daily_results r WHERE r.player = ?1 AND r.day = ?2",
+            )?;
+            let rows = st.query_map(params![self.id, day.0], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (variant, ms, assisted, hints, faster) = row?;
+                // A variant this program does not know (a newer server's) is left out.
+                let Some(variant) = Variant::parse(&variant) else {
+                    continue;
+                };
+                let assisted = assisted != 0;
+                out.push(Standing {
+                    result: DailyResult {
+                        day,
+                        variant,
+                        ms: ms.max(0) as u64,
+                        assisted,
+                        hints: hints.clamp(0, i64::from(u32::MAX)) as u32,
+                    },
+                    rank: (!assisted).then(|| u32::try_from(faster + 1).unwrap_or(u32::MAX)),
+                });
+            }
+            out.sort_by_key(|s| Variant::ALL.iter().position(|&v| v == s.result.variant));
+            Ok(out)
+        };
+        read().map_err(|e| self.fail(e))
+    }
+
+    fn daily_streak(&mut self, today: Day) -> Result<Streak, StoreError> {
+        let read = || -> rusqlite::Result<Vec<Day>> {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT DISTINCT day FROM daily_results WHERE player = ?1")?;
+            let days = st.query_map([self.id], |r| r.get::<_, i64>(0).map(Day))?;
+            days.collect()
+        };
+        let days = read().map_err(|e| self.fail(e))?;
+        Ok(daily::streak(&days, today))
+    }
+}
+
+impl SqlitePlayer {
+    /// Every daily solve of the player, for the export.
+    fn all_daily_results(&self) -> Result<Vec<serde_json::Value>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<serde_json::Value>> {
+            let mut st = self.conn.prepare(
+                "SELECT day, variant, ms, assisted, hints, solved FROM daily_results
+                 WHERE player = ?1 ORDER BY day, variant",
+            )?;
+            let rows = st.query_map([self.id], |r| {
+                Ok(serde_json::json!({
+                    "day": Day(r.get(0)?).to_string(),
+                    "variant": r.get::<_, String>(1)?,
+                    "ms": r.get::<_, i64>(2)?,
+                    "assisted": r.get::<_, i64>(3)? != 0,
+                    "hints": r.get::<_, i64>(4)?,
+                    "solved": r.get::<_, i64>(5)?,
+                }))
+            })?;
+            rows.collect()
+        };
+        read().map_err(|e| self.fail(e))
     }
 }
 
@@ -635,8 +864,15 @@ mod tests {
         })
         .unwrap();
         b.save_game(&played(1, 0)).unwrap();
+        a.add_daily_result(&solve(20_000, Variant::Killer, 61_000, false))
+            .unwrap();
+        b.add_daily_result(&solve(20_000, Variant::Killer, 62_000, false))
+            .unwrap();
         let json: serde_json::Value = serde_json::from_str(&a.export().unwrap()).unwrap();
         assert_eq!(json["player"]["fingerprint"], "SHA256:a");
+        assert_eq!(json["daily"][0]["day"], "2024-10-04");
+        assert_eq!(json["daily"][0]["variant"], "killer");
+        assert_eq!(json["daily"][0]["ms"], 61_000);
         assert_eq!(json["player"]["name"], "Ann");
         assert_eq!(json["options"]["mouse"], false);
         assert_eq!(json["game"]["undo"].as_array().unwrap().len(), 2);
@@ -646,7 +882,14 @@ mod tests {
 
         a.delete().unwrap();
         let conn = Connection::open(&path).unwrap();
-        for table in ["players", "games", "history", "stats", "options"] {
+        for table in [
+            "players",
+            "games",
+            "history",
+            "stats",
+            "options",
+            "daily_results",
+        ] {
             let n: i64 = conn
                 .query_row(
                     &format!(
@@ -665,6 +908,162 @@ mod tests {
         // The other player is untouched, and the name is free again.
         assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
         assert_eq!(b.set_name("ann").unwrap(), Ok(()));
+    }
+
+    fn solve(day: i64, variant: Variant, ms: u64, assisted: bool) -> DailyResult {
+        DailyResult {
+            day: Day(day),
+            variant,
+            ms,
+            assisted,
+            hints: u32::from(assisted),
+        }
+    }
+
+    #[test]
+    fn the_first_daily_puzzle_stored_is_the_days_daily_for_every_server() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let easy = crate::game::library::embedded(Variant::Standard, 9, "easy");
+        let (first, second) = (&easy[0], &easy[1]);
+        assert_ne!(first.givens, second.givens);
+        let day = Day(20_000);
+        assert!(store
+            .daily_puzzle(day, Variant::Standard)
+            .unwrap()
+            .is_none());
+        let got = store
+            .add_daily_puzzle(day, Variant::Standard, first)
+            .unwrap();
+        assert_eq!(got.givens, first.givens);
+        // A second server (another connection to the file) made another: the first stays.
+        let other = SqliteStore::open(&path).unwrap();
+        let got = other
+            .add_daily_puzzle(day, Variant::Standard, second)
+            .unwrap();
+        assert_eq!(got.givens, first.givens);
+        let read = other.daily_puzzle(day, Variant::Standard).unwrap().unwrap();
+        assert_eq!(read.givens, first.givens);
+        // Each day and each variant has its own; a killer keeps its cages.
+        let killer = builtin::puzzle(Variant::Killer);
+        store
+            .add_daily_puzzle(day, Variant::Killer, &killer)
+            .unwrap();
+        let back = store.daily_puzzle(day, Variant::Killer).unwrap().unwrap();
+        assert_eq!(back.layout, killer.layout);
+        assert_eq!(back.givens, killer.givens);
+        store
+            .add_daily_puzzle(day.next(), Variant::Standard, second)
+            .unwrap();
+        let next = store.daily_puzzle(day.next(), Variant::Standard).unwrap();
+        assert_eq!(next.unwrap().givens, second.givens);
+    }
+
+    #[test]
+    fn the_leaderboard_ranks_unassisted_solves_by_time_and_the_first_solve_counts() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let d = 20_000;
+        let v = Variant::Jigsaw;
+        let mut players: Vec<Box<dyn PlayerStore>> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|k| store.open(&format!("SHA256:{k}")).unwrap())
+            .collect();
+        players[0].set_name("Ann").unwrap().unwrap();
+        players[3].set_name("Dee").unwrap().unwrap();
+        assert!(players[0]
+            .add_daily_result(&solve(d, v, 90_000, false))
+            .unwrap());
+        assert!(players[1]
+            .add_daily_result(&solve(d, v, 70_000, false))
+            .unwrap());
+        // The fastest had help: kept, not ranked.
+        assert!(players[2]
+            .add_daily_result(&solve(d, v, 10_000, true))
+            .unwrap());
+        assert!(players[3]
+            .add_daily_result(&solve(d, v, 90_000, false))
+            .unwrap());
+        // Other days and variants are other boards.
+        players[4]
+            .add_daily_result(&solve(d, Variant::Killer, 5_000, false))
+            .unwrap();
+        players[4]
+            .add_daily_result(&solve(d - 1, v, 5_000, false))
+            .unwrap();
+        // A second solve of the same daily is not kept, faster or not.
+        assert!(!players[0]
+            .add_daily_result(&solve(d, v, 1_000, false))
+            .unwrap());
+
+        let board = store.leaderboard(Day(d), v, 10).unwrap();
+        assert_eq!(board.ranked, 3);
+        let seen: Vec<(Option<&str>, &str, u64)> = board
+            .rows
+            .iter()
+            .map(|r| (r.name.as_deref(), r.fingerprint.as_str(), r.ms))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (None, "SHA256:b", 70_000),
+                (Some("Ann"), "SHA256:a", 90_000),
+                (Some("Dee"), "SHA256:d", 90_000),
+            ]
+        );
+        assert_eq!(store.leaderboard(Day(d), v, 1).unwrap().rows.len(), 1);
+        assert_eq!(store.leaderboard(Day(d), v, 1).unwrap().ranked, 3);
+
+        // Ties share a place; an assisted solve has none.
+        let rank = |p: &mut Box<dyn PlayerStore>| {
+            let s = p.daily_standing(Day(d)).unwrap();
+            s.iter().find(|s| s.result.variant == v).map(|s| s.rank)
+        };
+        assert_eq!(rank(&mut players[1]), Some(Some(1)));
+        assert_eq!(rank(&mut players[0]), Some(Some(2)));
+        assert_eq!(rank(&mut players[3]), Some(Some(2)));
+        assert_eq!(rank(&mut players[2]), Some(None));
+        let e = players[4].daily_standing(Day(d)).unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].result, solve(d, Variant::Killer, 5_000, false));
+        assert_eq!(e[0].rank, Some(1));
+        assert!(store
+            .leaderboard(Day(d + 1), v, 10)
+            .unwrap()
+            .rows
+            .is_empty());
+    }
+
+    #[test]
+    fn streaks_count_days_with_a_solve_of_any_variant() {
+        let (_dir, path) = temp();
+        let store = SqliteStore::open(&path).unwrap();
+        let mut p = store.open("SHA256:a").unwrap();
+        assert_eq!(p.daily_streak(Day(14)).unwrap(), Streak::default());
+        for (day, v, assisted) in [
+            (10, Variant::Standard, false),
+            (11, Variant::Killer, true),
+            (12, Variant::Standard, false),
+            (12, Variant::Jigsaw, false),
+            (14, Variant::Honeycomb, false),
+        ] {
+            p.add_daily_result(&solve(day, v, 60_000, assisted))
+                .unwrap();
+        }
+        let mut s = |today| p.daily_streak(Day(today)).unwrap();
+        assert_eq!(
+            s(14),
+            Streak {
+                current: 1,
+                best: 3
+            }
+        );
+        assert_eq!(s(15).current, 1);
+        assert_eq!(s(16).current, 0);
+        assert_eq!(s(12).current, 3);
+        // Another player's solves are not theirs.
+        let mut q = store.open("SHA256:b").unwrap();
+        assert_eq!(q.daily_streak(Day(14)).unwrap(), Streak::default());
     }
 
     #[test]
