@@ -585,20 +585,26 @@ fn a_guest_plays_without_a_key_and_nothing_is_kept() {
     assert!(out.contains("Permission denied"), "{out}");
 }
 
-/// The keys that type `solution` (81 digits) into a 9x9 grid from r1c1, row by row; a
-/// digit on a given is refused and changes nothing.
-fn typing(solution: &str) -> Vec<String> {
-    let digits: Vec<char> = solution.chars().collect();
+/// The keys that type `solution` (81 digits) into the empty cells of `givens` (81, `.`
+/// for empty) from r1c1, row by row, ending on the last empty cell (the solve opens the
+/// daily screen, where more keys would mean something else).
+fn typing(givens: &str, solution: &str) -> Vec<String> {
+    let digits: Vec<(char, char)> = givens.chars().zip(solution.chars()).collect();
+    let last = digits.iter().rposition(|&(g, _)| g == '.').unwrap();
     let mut keys = Vec::new();
-    for row in digits.chunks(9) {
-        for (c, d) in row.iter().enumerate() {
+    for (i, &(g, d)) in digits.iter().enumerate().take(last + 1) {
+        if g == '.' {
             keys.push(d.to_string());
-            if c < 8 {
-                keys.push("l".into());
-            }
         }
-        keys.push("j".into());
-        keys.extend(std::iter::repeat_n("h".to_string(), 8));
+        if i == last {
+            break;
+        }
+        if i % 9 < 8 {
+            keys.push("l".into());
+        } else {
+            keys.push("j".into());
+            keys.extend(std::iter::repeat_n("h".to_string(), 8));
+        }
     }
     keys
 }
@@ -631,7 +637,15 @@ fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
         )
         .unwrap();
     let file = tmp.path().join("daily.toml");
-    std::fs::write(&file, toml).unwrap();
+    std::fs::write(&file, &toml).unwrap();
+    let givens: String = toml
+        .split("\"\"\"")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert_eq!(givens.len(), 81, "{toml}");
     let out = Command::new(bin())
         .arg("solve")
         .arg(&file)
@@ -639,7 +653,7 @@ fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
         .unwrap();
     let solution = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert_eq!(solution.len(), 81, "{solution}");
-    let keys = typing(&solution);
+    let keys = typing(&givens, &solution);
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     t.send(&keys);
     let screen = t.wait_text("#1 of 1 today");

@@ -127,8 +127,9 @@ pub fn time(ms: u64) -> String {
 }
 
 /// The daily screen's lines, to fit `height` rows: the heading, the variants with the
-/// player's results (the selected one marked `>`), then the leaderboard.
-pub fn lines(d: &Daily, height: usize) -> Vec<String> {
+/// player's results (the selected one marked `>`), the leaderboard, then the app's
+/// `message` if any and the keys.
+pub fn lines(d: &Daily, message: Option<&str>, height: usize) -> Vec<String> {
     let mut out = vec![format!(
         "Daily puzzles of {} (UTC), level {}",
         d.day,
@@ -173,8 +174,10 @@ pub fn lines(d: &Daily, height: usize) -> Vec<String> {
                 b.ranked,
                 if b.ranked == 1 { "solve" } else { "solves" }
             ));
-            // Room for the rows: what is left but the blank line and the footer.
-            let room = height.saturating_sub(out.len() + 2).max(1);
+            // Room for the rows: what is left but the blank line, message and footer.
+            let room = height
+                .saturating_sub(out.len() + 2 + usize::from(message.is_some()))
+                .max(1);
             let my_row = b.rows.iter().position(|r| r.me);
             let shown = if my_row.is_some_and(|i| i >= room) {
                 room.saturating_sub(1)
@@ -207,6 +210,9 @@ pub fn lines(d: &Daily, height: usize) -> Vec<String> {
         }
     }
     out.push(String::new());
+    if let Some(m) = message {
+        out.push(m.to_string());
+    }
     out.push(footer.into());
     out
 }
@@ -485,7 +491,7 @@ mod tests {
         app.open_daily();
         assert_eq!(app.screen, Screen::Daily);
         assert!(app.serve_daily(Some(&service)));
-        let text = lines(app.daily.as_ref().unwrap(), 24).join("\n");
+        let text = lines(app.daily.as_ref().unwrap(), None, 24).join("\n");
         assert!(text.contains("Streak: 1 day (best 3)"), "{text}");
         assert!(
             text.contains("standard leaderboard: 1 unassisted solve"),
@@ -522,8 +528,9 @@ mod tests {
         assert_eq!(app.screen, Screen::Daily);
         let msg = &app.message.as_ref().unwrap().text;
         assert!(msg.contains("1:35: #2 of 2"), "{msg}");
-        let text = lines(app.daily.as_ref().unwrap(), 24).join("\n");
+        let text = lines(app.daily.as_ref().unwrap(), Some(msg), 24).join("\n");
         assert!(text.contains("> standard   solved 1:35, #2"), "{text}");
+        assert!(text.contains("#2 of 2 today"), "{text}");
         assert!(text.contains("(you)"), "{text}");
         // The game is no longer the daily: a second solve records nothing.
         app.note_daily_solve();
@@ -551,10 +558,11 @@ mod tests {
             rows,
             ..Board::default()
         });
-        let l = lines(&d, 24);
+        let l = lines(&d, Some("a message"), 24);
         assert!(l.len() <= 24, "{}", l.len());
+        assert!(l.iter().any(|x| x == "a message"));
         assert!(l.iter().any(|x| x.contains("p25") && x.contains("(you)")));
         assert!(!l.iter().any(|x| x.contains("p24")));
-        assert!(lines(&d, 40).iter().any(|x| x.contains("p24")));
+        assert!(lines(&d, None, 40).iter().any(|x| x.contains("p24")));
     }
 }

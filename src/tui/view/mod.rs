@@ -46,7 +46,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Screen::Page => page::draw(app, area, buf),
         Screen::Daily => {
             if let Some(d) = &app.daily {
-                daily::draw(d, area, app.theme.title, buf);
+                let t = &app.theme;
+                let styles = (t.title, t.message, t.error);
+                daily::draw(d, app.message.as_ref(), area, styles, buf);
             }
         }
         Screen::Stats => stats::draw(
