@@ -169,6 +169,10 @@ pub enum Command {
         /// The limits (TOML: `[limits]` and `[hints]`; see the README); built-in if not given.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Every connection starts with a PROXY header (v1 or v2) naming the client: for a
+        /// server behind a load balancer such as HAProxy (`send-proxy-v2`).
+        #[arg(long)]
+        proxy_protocol: bool,
     },
     /// Drills: positions where a technique is the next logical step, as JSON lines.
     Drill {
@@ -333,12 +337,14 @@ pub fn run(command: Command) -> i32 {
             host_key,
             database,
             config,
+            proxy_protocol,
         } => crate::serve::serve(crate::serve::ServeArgs {
             listen,
             data,
             host_key,
             database,
             config,
+            proxy_protocol,
         }),
         Command::Solve {
             variant,

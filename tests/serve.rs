@@ -691,6 +691,137 @@ fn a_guest_plays_without_a_key_and_nothing_is_kept() {
     assert!(out.contains("Permission denied"), "{out}");
 }
 
+/// The keys that type `solution` (81 digits) into the empty cells of `givens` (81, `.`
+/// for empty) from r1c1, row by row, ending on the last empty cell (the solve opens the
+/// daily screen, where more keys would mean something else).
+fn typing(givens: &str, solution: &str) -> Vec<String> {
+    let digits: Vec<(char, char)> = givens.chars().zip(solution.chars()).collect();
+    let last = digits.iter().rposition(|&(g, _)| g == '.').unwrap();
+    let mut keys = Vec::new();
+    for (i, &(g, d)) in digits.iter().enumerate().take(last + 1) {
+        if g == '.' {
+            keys.push(d.to_string());
+        }
+        if i == last {
+            break;
+        }
+        if i % 9 < 8 {
+            keys.push("l".into());
+        } else {
+            keys.push("j".into());
+            keys.extend(std::iter::repeat_n("h".to_string(), 8));
+        }
+    }
+    keys
+}
+
+#[test]
+fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
+    let Some((tmp, server, alice)) = served("") else {
+        return;
+    };
+    let t = Tmux::new();
+    t.start_sized(&format!("exec {}", server.ssh(&alice, "-tt")), 80, 24);
+    t.wait_text("mistakes 0");
+    // `d` jumps to diagonal, then to the daily entry.
+    t.send(&["n", "d", "d", "Enter"]);
+    let screen = t.wait_text("standard leaderboard: 0 unassisted solves");
+    assert!(screen.contains("Daily puzzles of"), "{screen}");
+    assert!(screen.contains("Streak: 0 days"), "{screen}");
+    assert!(screen.contains("nobody yet"), "{screen}");
+    t.send(&["Enter"]);
+    t.wait_text("Daily standard of");
+    server.wait_log("daily puzzle ready");
+
+    // The stored puzzle is the one played: solve it with the solver and type it in.
+    let db = rusqlite::Connection::open(server.data.join("termdoku.db")).unwrap();
+    let toml: String = db
+        .query_row(
+            "SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let file = tmp.path().join("daily.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let givens: String = toml
+        .split("\"\"\"")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert_eq!(givens.len(), 81, "{toml}");
+    let out = Command::new(bin())
+        .arg("solve")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let solution = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(solution.len(), 81, "{solution}");
+    let keys = typing(&givens, &solution);
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    t.send(&keys);
+    let screen = t.wait_text("#1 of 1 today");
+    assert!(screen.contains("(you)"), "{screen}");
+    assert!(screen.contains("Streak: 1 day (best 1)"), "{screen}");
+    assert!(screen.contains("> standard   solved"), "{screen}");
+    server.wait_log("daily solved");
+    t.send(&["q"]);
+    t.wait_exit();
+
+    // Bob, without a display name, sees Alice's solve under a piece of her key.
+    let bob = keygen(tmp.path(), "bob");
+    let t = playing(&server, &bob, "");
+    t.send(&["n", "d", "d", "Enter"]);
+    let screen = t.wait_text("standard leaderboard: 1 unassisted solve");
+    assert!(screen.contains("   1  anonymous-"), "{screen}");
+    assert!(!screen.contains("(you)"), "{screen}");
+}
+
+#[test]
+fn behind_a_proxy_the_client_address_comes_from_the_proxy_header() {
+    let Some((_tmp, server, key)) = served("proxy-protocol = true\n") else {
+        return;
+    };
+    // A forwarder that prepends a v1 header naming a client that is not there.
+    let front = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let front_port = front.local_addr().unwrap().port();
+    let back_port = server.port;
+    std::thread::spawn(move || {
+        for client in front.incoming() {
+            let Ok(client) = client else { continue };
+            let Ok(mut back) = std::net::TcpStream::connect(("127.0.0.1", back_port)) else {
+                continue;
+            };
+            use std::io::Write;
+            let header = format!("PROXY TCP4 203.0.113.77 127.0.0.1 40123 {back_port}\r\n");
+            back.write_all(header.as_bytes()).unwrap();
+            let (mut c2, mut b2) = (client.try_clone().unwrap(), back.try_clone().unwrap());
+            let (mut c1, mut b1) = (client, back);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut c1, &mut b1);
+                let _ = b1.shutdown(std::net::Shutdown::Write);
+            });
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut b2, &mut c2);
+                let _ = c2.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    let via = server
+        .ssh(&key, "")
+        .replace(&format!("-p {back_port} "), &format!("-p {front_port} "));
+    // Signs in (the command itself is refused): the log names the header's address.
+    run(&format!("{via} true"));
+    let log = server.wait_log("auth");
+    assert!(log.contains("203.0.113.77:40123"), "{log}");
+    // A client straight to the server, with no header, is refused.
+    let (status, _) = run(&format!("{} true", server.ssh(&key, "")));
+    assert_ne!(status, Some(0));
+    server.wait_log("refused: PROXY header");
+}
+
 /// Load: many sessions of the russh client typing at once, then `kill -9` of the server
 /// mid-load. Each session moves to r1c3 (empty), turns on pencil mode and toggles marks
 /// there (one undo step each), with a hint asked every 20 keys.

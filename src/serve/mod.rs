@@ -4,11 +4,14 @@
 
 pub mod config;
 pub mod console;
+pub mod daily;
 pub mod hints;
 pub mod host_key;
 pub mod input;
 pub mod limits;
+pub mod listen;
 pub mod player;
+pub mod proxy;
 pub mod ssh;
 pub mod store;
 
@@ -30,6 +33,8 @@ pub struct ServeArgs {
     pub database: Option<String>,
     /// The limits' file (TOML; default: the built-in limits).
     pub config: Option<PathBuf>,
+    /// Every connection starts with a PROXY header (also `proxy-protocol` in the file).
+    pub proxy_protocol: bool,
 }
 
 /// The players' database, in the data folder.
@@ -105,6 +110,13 @@ pub fn serve(args: ServeArgs) -> i32 {
             return 1;
         }
     };
+    let dailies = match daily::Dailies::start(Arc::clone(&store) as Arc<dyn store::Store>) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("termdoku: daily puzzles: {e}");
+            return 1;
+        }
+    };
     let shared = Arc::new(ssh::Shared {
         store,
         sessions: player::Sessions::default(),
@@ -113,8 +125,10 @@ pub fn serve(args: ServeArgs) -> i32 {
         gate: Arc::default(),
         auth_rate: limits::AuthRate::default(),
         hints: Some(hints),
+        dailies: Some(dailies),
     });
-    runtime.block_on(run(args, key, shared, stop))
+    let proxy_protocol = args.proxy_protocol || config.proxy_protocol;
+    runtime.block_on(run(args, key, shared, stop, proxy_protocol))
 }
 
 async fn run(
@@ -122,6 +136,7 @@ async fn run(
     key: russh::keys::PrivateKey,
     shared: Arc<ssh::Shared>,
     stop: Arc<AtomicBool>,
+    proxy_protocol: bool,
 ) -> i32 {
     let listener = match tokio::net::TcpListener::bind(&args.listen).await {
         Ok(l) => l,
@@ -151,13 +166,18 @@ async fn run(
         ..Default::default()
     });
     if let Ok(at) = listener.local_addr() {
-        println!("termdoku serve: listening on {at}");
+        let proxied = if proxy_protocol {
+            " (PROXY protocol: every connection must start with its header)"
+        } else {
+            ""
+        };
+        println!("termdoku serve: listening on {at}{proxied}");
     }
-    let mut server = ssh::Server {
+    let server = ssh::Server {
         shared: Arc::clone(&shared),
     };
-    let running = russh::server::Server::run_on_socket(&mut server, config, &listener);
-    let handle = running.handle();
+    let (shutdown, _) = tokio::sync::broadcast::channel::<String>(1);
+    let running = listen::accept(server, config, &listener, proxy_protocol, shutdown.clone());
     let signalled = async {
         while !stop.load(Ordering::Relaxed) {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -180,7 +200,7 @@ async fn run(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // Whatever remains (a client still connecting) is disconnected.
-    handle.shutdown("server stopping".into());
+    let _ = shutdown.send("server stopping".into());
     tokio::time::sleep(Duration::from_millis(100)).await;
     0
 }

@@ -4,14 +4,17 @@
 
 use super::config::Limits;
 use super::console::{ChannelOut, RemoteConsole};
+use super::daily::{Dailies, SessionDaily};
 use super::hints::HintPool;
 use super::limits::Control;
 use super::store::{NameTaken, PlayerStore, Store, StoreError};
+use crate::game::daily::Day;
 use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::puzzle::Variant;
 use crate::tui::account::{self, Account, AccountStore, Options};
 use crate::tui::app::{App, Message, Record, Tone};
+use crate::tui::daily::DailyService;
 use crate::tui::effects::Effects;
 use crate::tui::{config::Config, Files, Keeper};
 use ratatui::backend::CrosstermBackend;
@@ -157,6 +160,8 @@ pub struct SessionContext<'a> {
     pub sessions: &'a Sessions,
     pub limits: &'a Limits,
     pub hints: Option<Arc<HintPool>>,
+    /// The daily puzzles (none: no daily entry in the menu).
+    pub dailies: Option<Arc<Dailies>>,
 }
 
 /// Runs one player's session to its end on the calling thread (not an async one): loads
@@ -197,14 +202,16 @@ pub fn run(
         })
     };
     let stop = &control.stop;
-    let started = load(cx.store, player, client, control).and_then(|(app, files, keeper)| {
-        if let Some(keeper) = keeper {
-            let _ = kept.set(keeper);
-        }
-        let mouse = app.config.display.mouse;
-        let term = open_terminal(out, client.size, mouse).map_err(|e| e.to_string())?;
-        Ok((term, (app, files)))
-    });
+    let started = load(cx.store, cx.dailies.as_ref(), player, client, control).and_then(
+        |(app, files, keeper)| {
+            if let Some(keeper) = keeper {
+                let _ = kept.set(keeper);
+            }
+            let mouse = app.config.display.mouse;
+            let term = open_terminal(out, client.size, mouse).map_err(|e| e.to_string())?;
+            Ok((term, (app, files)))
+        },
+    );
     let (mut term, (mut app, files)) = match started {
         Ok(both) => both,
         Err(e) => {
@@ -269,6 +276,7 @@ fn open_terminal(
 /// their data are told in the game, as the local player does.
 fn load(
     store: &dyn Store,
+    dailies: Option<&Arc<Dailies>>,
     player: &Player,
     client: &ClientTerminal,
     control: &Arc<Control>,
@@ -355,16 +363,29 @@ fn load(
             tone: Tone::Warning,
         });
     }
-    let mut owner = None;
-    let files = match kept {
-        Some(p) => {
-            let keeper = Arc::new(StoreKeeper {
-                store: Mutex::new(p),
-                deleted: AtomicBool::new(false),
-                fingerprint: player.fingerprint.clone(),
-                control: Arc::clone(control),
-            });
-            owner = Some(Arc::clone(&keeper));
+    let keeper = kept.map(|p| {
+        Arc::new(StoreKeeper {
+            store: Mutex::new(p),
+            deleted: AtomicBool::new(false),
+            fingerprint: player.fingerprint.clone(),
+            control: Arc::clone(control),
+        })
+    });
+    let owner = keeper.clone();
+    let daily = dailies.map(|dailies| {
+        let mut d = crate::tui::daily::Daily::new(Day::today());
+        // A resumed daily is still ranked when solved.
+        d.playing = dailies.which(app.game.puzzle(), Day::today());
+        app.daily = Some(d);
+        Arc::new(SessionDaily {
+            dailies: Arc::clone(dailies),
+            keeper: keeper.clone(),
+            fingerprint: player.fingerprint.clone(),
+            guest: player.guest,
+        }) as Arc<dyn DailyService>
+    });
+    let files = match keeper {
+        Some(keeper) => {
             Files {
                 // Only named in a message when saving fails.
                 game: Some(PathBuf::from("the server's database")),
@@ -372,6 +393,7 @@ fn load(
                 banner: None,
                 keeper: Some(keeper.clone() as Arc<dyn Keeper>),
                 account: Some(keeper as Arc<dyn AccountStore>),
+                daily,
             }
         }
         None => Files {
@@ -384,13 +406,15 @@ fn load(
             }),
             keeper: None,
             account: None,
+            daily,
         },
     };
     Ok((app, files, owner))
 }
 
-/// The player's store as the player's background writer and account screen call it.
-struct StoreKeeper {
+/// The player's store as the player's background writer, account and daily screens
+/// call it.
+pub struct StoreKeeper {
     store: Mutex<Box<dyn PlayerStore>>,
     /// The player deleted their data: nothing is written any more.
     deleted: AtomicBool,
@@ -400,7 +424,7 @@ struct StoreKeeper {
 }
 
 impl StoreKeeper {
-    fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn PlayerStore>> {
+    pub(super) fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn PlayerStore>> {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -420,6 +444,12 @@ impl StoreKeeper {
             self.taken_over();
         }
         lost
+    }
+
+    /// What the player is told when the error says a newer session took over (this one
+    /// then ends); None for any other error.
+    pub(super) fn refusal(&self, e: &StoreError) -> Option<String> {
+        self.lost(e).then(|| TAKEN_OVER.to_string())
     }
 
     /// Ends the session: a newer one (here or on another server) owns the player.

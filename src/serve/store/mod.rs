@@ -11,6 +11,9 @@
 //! the player's session number, and every write checks, in its transaction, that the
 //! number is still its own. An older session (on this server or another) is refused with
 //! [`StoreError::TakenOver`] and ends, so it never writes over the newer one.
+//!
+//! The daily puzzles are shared (one row per day and variant: the first stored wins, so
+//! every server serves the same one), with each player's results of them.
 
 mod postgres;
 mod sqlite;
@@ -20,9 +23,11 @@ mod tests;
 pub use self::postgres::PostgresStore;
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
+use crate::game::daily::{DailyResult, Day, Streak};
 use crate::game::profile::Profile;
 use crate::game::save::SaveFile;
 use crate::game::stats::Stats;
+use crate::puzzle::{Puzzle, Variant};
 use crate::tui::account::Options;
 use crate::tui::app::Record;
 use std::path::{Path, PathBuf};
@@ -50,6 +55,13 @@ pub enum StoreError {
         player: i64,
         reason: String,
     },
+    #[error("{at}: stored daily {variant} puzzle of {day} cannot be read: {reason}")]
+    CorruptDaily {
+        at: String,
+        day: Day,
+        variant: Variant,
+        reason: String,
+    },
     /// A newer session of the player (here or on another server) owns their data now.
     #[error("a newer session of player {player} took over")]
     TakenOver { player: i64 },
@@ -74,7 +86,7 @@ fn with_causes(e: &dyn std::error::Error) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Database {
     Sqlite(PathBuf),
-    /// A `postgres://` (or `postgresql://`) URL, or a `key=value` connection string.
+    /// A `postgres://` (or `postgresql://`) URL.
     Postgres(String),
 }
 
@@ -104,6 +116,24 @@ impl Database {
 pub trait Store: Send + Sync {
     /// The player of a key's fingerprint (made on first sight), for one session.
     fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError>;
+    /// The daily puzzle of a day and variant, if one is stored.
+    fn daily_puzzle(&self, day: Day, variant: Variant) -> Result<Option<Puzzle>, StoreError>;
+    /// Stores `puzzle` as the daily of a day and variant unless one is stored already;
+    /// returns the stored one (the first insert wins, whoever made it).
+    fn add_daily_puzzle(
+        &self,
+        day: Day,
+        variant: Variant,
+        puzzle: &Puzzle,
+    ) -> Result<Puzzle, StoreError>;
+    /// The fastest `limit` unassisted solves of a day's daily (ties by who solved first),
+    /// and how many unassisted solves it has in all.
+    fn leaderboard(
+        &self,
+        day: Day,
+        variant: Variant,
+        limit: usize,
+    ) -> Result<Leaderboard, StoreError>;
 }
 
 /// One player's data, as one session reads and writes it.
@@ -127,6 +157,41 @@ pub trait PlayerStore: Send {
     fn delete(&mut self) -> Result<(), StoreError>;
     /// Whether this is still the player's newest session (false once another took over).
     fn is_current(&mut self) -> Result<bool, StoreError>;
+    /// Keeps a solve of a daily; false (nothing written) when one of that day and variant
+    /// is kept already: the first solve counts.
+    fn add_daily_result(&mut self, result: &DailyResult) -> Result<bool, StoreError>;
+    /// The player's solves of a day's dailies (by variant), with their ranks.
+    fn daily_standing(&mut self, day: Day) -> Result<Vec<Standing>, StoreError>;
+    /// The player's streak of days with a solved daily, as of `today`.
+    fn daily_streak(&mut self, today: Day) -> Result<Streak, StoreError>;
+}
+
+/// One solve on a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderRow {
+    /// The display name, if the player chose one.
+    pub name: Option<String>,
+    pub fingerprint: String,
+    pub ms: u64,
+    pub hints: u32,
+}
+
+/// A day's leaderboard of a variant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leaderboard {
+    /// Fastest first.
+    pub rows: Vec<LeaderRow>,
+    /// Unassisted solves in all.
+    pub ranked: u32,
+}
+
+/// A player's solve of a daily and its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub result: DailyResult,
+    /// 1 + the unassisted solves faster than it (ties share a place); none for an
+    /// assisted solve.
+    pub rank: Option<u32>,
 }
 
 /// Another player has the display name asked for.
@@ -177,6 +242,7 @@ fn export_json(
     options: &Options,
     game: Option<SaveFile>,
     stats: Option<(String, String)>,
+    daily: Vec<serde_json::Value>,
     corrupt: impl Fn(&'static str, String) -> StoreError,
 ) -> Result<String, StoreError> {
     use serde_json::{json, Value};
@@ -205,6 +271,7 @@ fn export_json(
         "game": game,
         "stats": stats,
         "profile": profile,
+        "daily": daily,
     });
     serde_json::to_string_pretty(&all).map_err(|e| corrupt("export", e.to_string()))
 }
@@ -258,4 +325,67 @@ fn join_save(
     file.undo = parse(undo)?;
     file.redo = parse(redo)?;
     Ok(file)
+}
+
+/// A daily puzzle as stored (a TOML puzzle file), checked to be of its variant.
+fn parse_daily(text: &str, day: Day, variant: Variant, at: &str) -> Result<Puzzle, StoreError> {
+    let corrupt = |reason: String| StoreError::CorruptDaily {
+        at: at.to_string(),
+        day,
+        variant,
+        reason,
+    };
+    let puzzle = crate::format::parse_toml(text.as_bytes(), "<daily>")
+        .map_err(|e| corrupt(e.to_string()))?;
+    if puzzle.variant() != variant {
+        return Err(corrupt(format!("it is a {} puzzle", puzzle.variant())));
+    }
+    Ok(puzzle)
+}
+
+/// Milliseconds as stored (SQL integers are signed).
+fn ms_column(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+/// A player's solve as stored, with the unassisted solves `faster` than it; none for a
+/// variant this program does not know (a newer server's).
+fn standing(
+    day: Day,
+    variant: &str,
+    ms: i64,
+    assisted: bool,
+    hints: i64,
+    faster: i64,
+) -> Option<Standing> {
+    let variant = Variant::parse(variant)?;
+    Some(Standing {
+        result: DailyResult {
+            day,
+            variant,
+            ms: ms.max(0) as u64,
+            assisted,
+            hints: hints.clamp(0, i64::from(u32::MAX)) as u32,
+        },
+        rank: (!assisted).then(|| u32::try_from(faster + 1).unwrap_or(u32::MAX)),
+    })
+}
+
+/// A daily solve in the player's export.
+fn daily_json(
+    day: Day,
+    variant: &str,
+    ms: i64,
+    assisted: bool,
+    hints: i64,
+    solved: i64,
+) -> serde_json::Value {
+    serde_json::json!({
+        "day": day.to_string(),
+        "variant": variant,
+        "ms": ms,
+        "assisted": assisted,
+        "hints": hints,
+        "solved": solved,
+    })
 }

@@ -3,12 +3,15 @@
 //! connections however many players it has.
 
 use super::{
-    export_json, join_save, now, parse_stats, shared_prefix, split_save, tally, NameTaken,
-    PlayerRow, PlayerStore, Store, StoreError, REDO, UNDO,
+    daily_json, export_json, join_save, ms_column, now, parse_daily, parse_stats, shared_prefix,
+    split_save, standing, tally, LeaderRow, Leaderboard, NameTaken, PlayerRow, PlayerStore,
+    Standing, Store, StoreError, REDO, UNDO,
 };
+use crate::game::daily::{self, DailyResult, Day, Streak};
 use crate::game::profile::Profile;
 use crate::game::save::SaveFile;
 use crate::game::stats::Stats;
+use crate::puzzle::{Puzzle, Variant};
 use crate::tui::account::Options;
 use crate::tui::app::Record;
 use postgres::config::Host;
@@ -54,7 +57,27 @@ pub(super) const MIGRATIONS: &[&str] = &[
         player BIGINT PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
         options TEXT NOT NULL
     );",
-    // 3: the player's newest session (several servers share the database).
+    // 3: the daily puzzles (one per UTC day, counted from 1970-01-01, and variant; the
+    // puzzle as a TOML puzzle file) and the players' solves of them.
+    "CREATE TABLE daily_puzzles (
+        day BIGINT NOT NULL,
+        variant TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        created BIGINT NOT NULL,
+        PRIMARY KEY (day, variant)
+    );
+    CREATE TABLE daily_results (
+        player BIGINT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        day BIGINT NOT NULL,
+        variant TEXT NOT NULL,
+        ms BIGINT NOT NULL,
+        assisted BOOLEAN NOT NULL,
+        hints BIGINT NOT NULL,
+        solved BIGINT NOT NULL,
+        PRIMARY KEY (player, day, variant)
+    );
+    CREATE INDEX daily_results_board ON daily_results (day, variant, assisted, ms);",
+    // 4: the player's newest session (several servers share the database).
     "ALTER TABLE players ADD COLUMN session BIGINT NOT NULL DEFAULT 0;",
 ];
 
@@ -182,7 +205,109 @@ fn migrate(
     }
 }
 
+impl PostgresStore {
+    fn fail(&self, source: postgres::Error) -> StoreError {
+        StoreError::Postgres {
+            at: self.at.clone(),
+            source,
+        }
+    }
+
+    fn conn(&self) -> Result<Conn, StoreError> {
+        self.pool.get().map_err(|e| StoreError::Connect {
+            at: self.at.clone(),
+            reason: e.to_string(),
+        })
+    }
+
+    fn read_daily(
+        &self,
+        c: &mut impl GenericClient,
+        day: Day,
+        variant: Variant,
+    ) -> Result<Option<Puzzle>, StoreError> {
+        let row = c.query_opt(
+            "SELECT puzzle FROM daily_puzzles WHERE day = $1 AND variant = $2",
+            &[&day.0, &variant.name()],
+        );
+        let row = row.map_err(|e| self.fail(e))?;
+        row.map(|r| parse_daily(r.get(0), day, variant, &self.at))
+            .transpose()
+    }
+}
+
 impl Store for PostgresStore {
+    fn daily_puzzle(&self, day: Day, variant: Variant) -> Result<Option<Puzzle>, StoreError> {
+        self.read_daily(&mut *self.conn()?, day, variant)
+    }
+
+    fn add_daily_puzzle(
+        &self,
+        day: Day,
+        variant: Variant,
+        puzzle: &Puzzle,
+    ) -> Result<Puzzle, StoreError> {
+        let mut conn = self.conn()?;
+        conn.execute(
+            "INSERT INTO daily_puzzles (day, variant, puzzle, created) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (day, variant) DO NOTHING",
+            &[
+                &day.0,
+                &variant.name(),
+                &crate::format::write_toml(puzzle),
+                &now(),
+            ],
+        )
+        .map_err(|e| self.fail(e))?;
+        // Another server's insert may have come first: the stored one is the daily.
+        self.read_daily(&mut *conn, day, variant)?
+            .ok_or_else(|| StoreError::Connect {
+                at: self.at.clone(),
+                reason: format!("the daily {variant} puzzle of {day} vanished once stored"),
+            })
+    }
+
+    fn leaderboard(
+        &self,
+        day: Day,
+        variant: Variant,
+        limit: usize,
+    ) -> Result<Leaderboard, StoreError> {
+        let mut conn = self.conn()?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let read = (|| {
+            let rows = conn.query(
+                "SELECT p.name, p.fingerprint, r.ms, r.hints
+                 FROM daily_results r JOIN players p ON p.id = r.player
+                 WHERE r.day = $1 AND r.variant = $2 AND NOT r.assisted
+                 ORDER BY r.ms, r.solved, r.player
+                 LIMIT $3",
+                &[&day.0, &variant.name(), &limit],
+            )?;
+            let ranked: i64 = conn
+                .query_one(
+                    "SELECT count(*) FROM daily_results
+                     WHERE day = $1 AND variant = $2 AND NOT assisted",
+                    &[&day.0, &variant.name()],
+                )?
+                .get(0);
+            Ok((rows, ranked))
+        })();
+        let (rows, ranked) = read.map_err(|e| self.fail(e))?;
+        Ok(Leaderboard {
+            rows: rows
+                .iter()
+                .map(|r| LeaderRow {
+                    name: r.get(0),
+                    fingerprint: r.get(1),
+                    ms: r.get::<_, i64>(2).max(0) as u64,
+                    hints: r.get::<_, i64>(3).clamp(0, i64::from(u32::MAX)) as u32,
+                })
+                .collect(),
+            ranked: u32::try_from(ranked).unwrap_or(u32::MAX),
+        })
+    }
+
     fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError> {
         let mut player = PostgresPlayer {
             at: self.at.clone(),
@@ -491,7 +616,29 @@ impl PlayerStore for PostgresPlayer {
         let (_, options) = self.load_account()?;
         let game = self.load_game()?;
         let stats = Self::read_stats(&mut *self.conn()?, self.id).map_err(|e| self.fail(e))?;
-        export_json(player, &options, game, stats, |w, e| self.corrupt(w, e))
+        let rows = self.conn()?.query(
+            "SELECT day, variant, ms, assisted, hints, solved FROM daily_results
+             WHERE player = $1 ORDER BY day, variant",
+            &[&self.id],
+        );
+        let daily = rows
+            .map_err(|e| self.fail(e))?
+            .iter()
+            .map(|r| {
+                let variant: String = r.get(1);
+                daily_json(
+                    Day(r.get(0)),
+                    &variant,
+                    r.get(2),
+                    r.get(3),
+                    r.get(4),
+                    r.get(5),
+                )
+            })
+            .collect();
+        export_json(player, &options, game, stats, daily, |w, e| {
+            self.corrupt(w, e)
+        })
     }
 
     fn delete(&mut self) -> Result<(), StoreError> {
@@ -511,5 +658,59 @@ impl PlayerStore for PostgresPlayer {
             .query_opt("SELECT session FROM players WHERE id = $1", &[&self.id]);
         let row = row.map_err(|e| self.fail(e))?;
         Ok(row.map(|r| r.get::<_, i64>(0)) == Some(self.session))
+    }
+    fn add_daily_result(&mut self, r: &DailyResult) -> Result<bool, StoreError> {
+        let id = self.id;
+        self.write(|tx| {
+            let added = tx.execute(
+                "INSERT INTO daily_results (player, day, variant, ms, assisted, hints, solved)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (player, day, variant) DO NOTHING",
+                &[
+                    &id,
+                    &r.day.0,
+                    &r.variant.name(),
+                    &ms_column(r.ms),
+                    &r.assisted,
+                    &i64::from(r.hints),
+                    &now(),
+                ],
+            )?;
+            Ok(added == 1)
+        })
+    }
+
+    fn daily_standing(&mut self, day: Day) -> Result<Vec<Standing>, StoreError> {
+        let rows = self.conn()?.query(
+            "SELECT r.variant, r.ms, r.assisted, r.hints,
+                 (SELECT count(*) FROM daily_results o
+                  WHERE o.day = r.day AND o.variant = r.variant AND NOT o.assisted
+                  AND o.ms < r.ms)
+             FROM daily_results r WHERE r.player = $1 AND r.day = $2",
+            &[&self.id, &day.0],
+        );
+        let rows = rows.map_err(|e| self.fail(e))?;
+        let mut out: Vec<Standing> = rows
+            .iter()
+            .filter_map(|r| {
+                let variant: String = r.get(0);
+                standing(day, &variant, r.get(1), r.get(2), r.get(3), r.get(4))
+            })
+            .collect();
+        out.sort_by_key(|s| Variant::ALL.iter().position(|&v| v == s.result.variant));
+        Ok(out)
+    }
+
+    fn daily_streak(&mut self, today: Day) -> Result<Streak, StoreError> {
+        let rows = self.conn()?.query(
+            "SELECT DISTINCT day FROM daily_results WHERE player = $1",
+            &[&self.id],
+        );
+        let days: Vec<Day> = rows
+            .map_err(|e| self.fail(e))?
+            .iter()
+            .map(|r| Day(r.get(0)))
+            .collect();
+        Ok(daily::streak(&days, today))
     }
 }

@@ -1,12 +1,15 @@
 //! The store in one SQLite file in the data folder.
 
 use super::{
-    export_json, join_save, now, parse_stats, shared_prefix, split_save, tally, NameTaken,
-    PlayerRow, PlayerStore, Store, StoreError, REDO, UNDO,
+    daily_json, export_json, join_save, ms_column, now, parse_daily, parse_stats, shared_prefix,
+    split_save, standing, tally, LeaderRow, Leaderboard, NameTaken, PlayerRow, PlayerStore,
+    Standing, Store, StoreError, REDO, UNDO,
 };
+use crate::game::daily::{self, DailyResult, Day, Streak};
 use crate::game::profile::Profile;
 use crate::game::save::SaveFile;
 use crate::game::stats::Stats;
+use crate::puzzle::{Puzzle, Variant};
 use crate::tui::account::Options;
 use crate::tui::app::Record;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
@@ -49,7 +52,27 @@ pub(super) const MIGRATIONS: &[&str] = &[
         player INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
         options TEXT NOT NULL
     );",
-    // 3: the player's newest session (several servers may share the file).
+    // 3: the daily puzzles (one per UTC day, counted from 1970-01-01, and variant; the
+    // puzzle as a TOML puzzle file) and the players' solves of them (assisted: 0 or 1).
+    "CREATE TABLE daily_puzzles (
+        day INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        PRIMARY KEY (day, variant)
+    );
+    CREATE TABLE daily_results (
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        day INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        ms INTEGER NOT NULL,
+        assisted INTEGER NOT NULL,
+        hints INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        PRIMARY KEY (player, day, variant)
+    );
+    CREATE INDEX daily_results_board ON daily_results (day, variant, assisted, ms);",
+    // 4: the player's newest session (several servers may share the file).
     "ALTER TABLE players ADD COLUMN session INTEGER NOT NULL DEFAULT 0;",
 ];
 
@@ -141,7 +164,95 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<Result<(), StoreError>> {
     }
 }
 
+impl SqliteStore {
+    fn read_daily(
+        &self,
+        conn: &Connection,
+        day: Day,
+        variant: Variant,
+    ) -> Result<Option<Puzzle>, StoreError> {
+        let text: Option<String> = conn
+            .query_row(
+                "SELECT puzzle FROM daily_puzzles WHERE day = ?1 AND variant = ?2",
+                params![day.0, variant.name()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.fail(e))?;
+        text.map(|t| parse_daily(&t, day, variant, &self.at()))
+            .transpose()
+    }
+}
+
 impl Store for SqliteStore {
+    fn daily_puzzle(&self, day: Day, variant: Variant) -> Result<Option<Puzzle>, StoreError> {
+        let conn = self.connect()?;
+        self.read_daily(&conn, day, variant)
+    }
+
+    fn add_daily_puzzle(
+        &self,
+        day: Day,
+        variant: Variant,
+        puzzle: &Puzzle,
+    ) -> Result<Puzzle, StoreError> {
+        let conn = self.connect()?;
+        conn.execute(
+            "INSERT INTO daily_puzzles (day, variant, puzzle, created) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (day, variant) DO NOTHING",
+            params![
+                day.0,
+                variant.name(),
+                crate::format::write_toml(puzzle),
+                now()
+            ],
+        )
+        .map_err(|e| self.fail(e))?;
+        // Another server's insert may have come first: the stored one is the daily.
+        self.read_daily(&conn, day, variant)?
+            .ok_or_else(|| self.fail(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    fn leaderboard(
+        &self,
+        day: Day,
+        variant: Variant,
+        limit: usize,
+    ) -> Result<Leaderboard, StoreError> {
+        let conn = self.connect()?;
+        let read = || -> rusqlite::Result<Leaderboard> {
+            let mut st = conn.prepare(
+                "SELECT p.name, p.fingerprint, r.ms, r.hints
+                 FROM daily_results r JOIN players p ON p.id = r.player
+                 WHERE r.day = ?1 AND r.variant = ?2 AND r.assisted = 0
+                 ORDER BY r.ms, r.solved, r.player
+                 LIMIT ?3",
+            )?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = st
+                .query_map(params![day.0, variant.name(), limit], |r| {
+                    Ok(LeaderRow {
+                        name: r.get(0)?,
+                        fingerprint: r.get(1)?,
+                        ms: r.get::<_, i64>(2)?.max(0) as u64,
+                        hints: r.get::<_, i64>(3)?.clamp(0, i64::from(u32::MAX)) as u32,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let ranked: i64 = conn.query_row(
+                "SELECT count(*) FROM daily_results
+                 WHERE day = ?1 AND variant = ?2 AND assisted = 0",
+                params![day.0, variant.name()],
+                |r| r.get(0),
+            )?;
+            Ok(Leaderboard {
+                rows,
+                ranked: u32::try_from(ranked).unwrap_or(u32::MAX),
+            })
+        };
+        read().map_err(|e| self.fail(e))
+    }
+
     fn open(&self, fingerprint: &str) -> Result<Box<dyn PlayerStore>, StoreError> {
         let conn = self.connect()?;
         // The new session takes the player's data over: any older one is refused from now.
@@ -434,7 +545,10 @@ impl PlayerStore for SqlitePlayer {
         let (_, options) = self.load_account()?;
         let game = self.load_game()?;
         let stats = Self::read_stats(&self.conn, self.id).map_err(|e| self.fail(e))?;
-        export_json(player, &options, game, stats, |w, e| self.corrupt(w, e))
+        let daily = self.all_daily_results()?;
+        export_json(player, &options, game, stats, daily, |w, e| {
+            self.corrupt(w, e)
+        })
     }
 
     fn delete(&mut self) -> Result<(), StoreError> {
@@ -460,5 +574,92 @@ impl PlayerStore for SqlitePlayer {
             .optional()
             .map_err(|e| self.fail(e))?;
         Ok(now == Some(self.session))
+    }
+    fn add_daily_result(&mut self, r: &DailyResult) -> Result<bool, StoreError> {
+        let (id, session) = (self.id, self.session);
+        let added = Self::owned(&mut self.conn, id, session).and_then(|tx| {
+            let added = tx.execute(
+                "INSERT INTO daily_results (player, day, variant, ms, assisted, hints, solved)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (player, day, variant) DO NOTHING",
+                params![
+                    id,
+                    r.day.0,
+                    r.variant.name(),
+                    ms_column(r.ms),
+                    i64::from(r.assisted),
+                    i64::from(r.hints),
+                    now()
+                ],
+            )?;
+            tx.commit()?;
+            Ok(added == 1)
+        });
+        added.map_err(|r| self.refused(r))
+    }
+
+    fn daily_standing(&mut self, day: Day) -> Result<Vec<Standing>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<Standing>> {
+            let mut st = self.conn.prepare_cached(
+                "SELECT r.variant, r.ms, r.assisted, r.hints,
+                     (SELECT count(*) FROM daily_results o
+                      WHERE o.day = r.day AND o.variant = r.variant AND o.assisted = 0
+                      AND o.ms < r.ms)
+                 FROM daily_results r WHERE r.player = ?1 AND r.day = ?2",
+            )?;
+            let rows = st.query_map(params![self.id, day.0], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (variant, ms, assisted, hints, faster) = row?;
+                out.extend(standing(day, &variant, ms, assisted != 0, hints, faster));
+            }
+            out.sort_by_key(|s| Variant::ALL.iter().position(|&v| v == s.result.variant));
+            Ok(out)
+        };
+        read().map_err(|e| self.fail(e))
+    }
+
+    fn daily_streak(&mut self, today: Day) -> Result<Streak, StoreError> {
+        let read = || -> rusqlite::Result<Vec<Day>> {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT DISTINCT day FROM daily_results WHERE player = ?1")?;
+            let days = st.query_map([self.id], |r| r.get::<_, i64>(0).map(Day))?;
+            days.collect()
+        };
+        let days = read().map_err(|e| self.fail(e))?;
+        Ok(daily::streak(&days, today))
+    }
+}
+
+impl SqlitePlayer {
+    /// Every daily solve of the player, for the export.
+    fn all_daily_results(&self) -> Result<Vec<serde_json::Value>, StoreError> {
+        let read = || -> rusqlite::Result<Vec<serde_json::Value>> {
+            let mut st = self.conn.prepare(
+                "SELECT day, variant, ms, assisted, hints, solved FROM daily_results
+                 WHERE player = ?1 ORDER BY day, variant",
+            )?;
+            let rows = st.query_map([self.id], |r| {
+                Ok(daily_json(
+                    Day(r.get(0)?),
+                    &r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get::<_, i64>(3)? != 0,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?;
+            rows.collect()
+        };
+        read().map_err(|e| self.fail(e))
     }
 }

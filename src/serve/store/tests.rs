@@ -2,6 +2,7 @@
 //! when `TERMDOKU_TEST_POSTGRES` holds a URL (each test in a fresh schema of its own).
 
 use super::*;
+use crate::game::daily::{DailyResult, Day, Streak};
 use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::geometry::Cell;
@@ -298,8 +299,15 @@ fn export_holds_everything_and_delete_removes_every_row() {
         })
         .unwrap();
         b.save_game(&played(1, 0)).unwrap();
+        a.add_daily_result(&solve(20_000, Variant::Killer, 61_000, false))
+            .unwrap();
+        b.add_daily_result(&solve(20_000, Variant::Killer, 62_000, false))
+            .unwrap();
         let json: serde_json::Value = serde_json::from_str(&a.export().unwrap()).unwrap();
         assert_eq!(json["player"]["fingerprint"], "SHA256:a");
+        assert_eq!(json["daily"][0]["day"], "2024-10-04");
+        assert_eq!(json["daily"][0]["variant"], "killer");
+        assert_eq!(json["daily"][0]["ms"], 61_000);
         assert_eq!(json["player"]["name"], "Ann");
         assert_eq!(json["options"]["mouse"], false);
         assert_eq!(json["game"]["undo"].as_array().unwrap().len(), 2);
@@ -308,7 +316,14 @@ fn export_holds_everything_and_delete_removes_every_row() {
         assert!(json["stats"].is_object());
 
         a.delete().unwrap();
-        for table in ["players", "games", "history", "stats", "options"] {
+        for table in [
+            "players",
+            "games",
+            "history",
+            "stats",
+            "options",
+            "daily_results",
+        ] {
             let column = if table == "players" { "id" } else { "player" };
             let of_b = place.number(&format!(
                 "SELECT count(*) FROM {table} WHERE {column} = \
@@ -325,6 +340,165 @@ fn export_holds_everything_and_delete_removes_every_row() {
         // The other player is untouched, and the name is free again.
         assert_eq!(b.load_game().unwrap().unwrap().undo.len(), 1);
         assert_eq!(b.set_name("ann").unwrap(), Ok(()));
+    }
+}
+
+fn solve(day: i64, variant: Variant, ms: u64, assisted: bool) -> DailyResult {
+    DailyResult {
+        day: Day(day),
+        variant,
+        ms,
+        assisted,
+        hints: u32::from(assisted),
+    }
+}
+
+#[test]
+fn the_first_daily_puzzle_stored_is_the_days_daily_for_every_server() {
+    for place in places() {
+        let store = place.open().unwrap();
+        let easy = crate::game::library::embedded(Variant::Standard, 9, "easy");
+        let (first, second) = (&easy[0], &easy[1]);
+        assert_ne!(first.givens, second.givens);
+        let day = Day(20_000);
+        assert!(store
+            .daily_puzzle(day, Variant::Standard)
+            .unwrap()
+            .is_none());
+        let got = store
+            .add_daily_puzzle(day, Variant::Standard, first)
+            .unwrap();
+        assert_eq!(got.givens, first.givens);
+        // A second server (another connection to the file) made another: the first stays.
+        let other = place.open().unwrap();
+        let got = other
+            .add_daily_puzzle(day, Variant::Standard, second)
+            .unwrap();
+        assert_eq!(got.givens, first.givens);
+        let read = other.daily_puzzle(day, Variant::Standard).unwrap().unwrap();
+        assert_eq!(read.givens, first.givens);
+        // Each day and each variant has its own; a killer keeps its cages.
+        let killer = builtin::puzzle(Variant::Killer);
+        store
+            .add_daily_puzzle(day, Variant::Killer, &killer)
+            .unwrap();
+        let back = store.daily_puzzle(day, Variant::Killer).unwrap().unwrap();
+        assert_eq!(back.layout, killer.layout);
+        assert_eq!(back.givens, killer.givens);
+        store
+            .add_daily_puzzle(day.next(), Variant::Standard, second)
+            .unwrap();
+        let next = store.daily_puzzle(day.next(), Variant::Standard).unwrap();
+        assert_eq!(next.unwrap().givens, second.givens);
+    }
+}
+
+#[test]
+fn the_leaderboard_ranks_unassisted_solves_by_time_and_the_first_solve_counts() {
+    for place in places() {
+        let store = place.open().unwrap();
+        let d = 20_000;
+        let v = Variant::Jigsaw;
+        let mut players: Vec<Box<dyn PlayerStore>> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|k| store.open(&format!("SHA256:{k}")).unwrap())
+            .collect();
+        players[0].set_name("Ann").unwrap().unwrap();
+        players[3].set_name("Dee").unwrap().unwrap();
+        assert!(players[0]
+            .add_daily_result(&solve(d, v, 90_000, false))
+            .unwrap());
+        assert!(players[1]
+            .add_daily_result(&solve(d, v, 70_000, false))
+            .unwrap());
+        // The fastest had help: kept, not ranked.
+        assert!(players[2]
+            .add_daily_result(&solve(d, v, 10_000, true))
+            .unwrap());
+        assert!(players[3]
+            .add_daily_result(&solve(d, v, 90_000, false))
+            .unwrap());
+        // Other days and variants are other boards.
+        players[4]
+            .add_daily_result(&solve(d, Variant::Killer, 5_000, false))
+            .unwrap();
+        players[4]
+            .add_daily_result(&solve(d - 1, v, 5_000, false))
+            .unwrap();
+        // A second solve of the same daily is not kept, faster or not.
+        assert!(!players[0]
+            .add_daily_result(&solve(d, v, 1_000, false))
+            .unwrap());
+
+        let board = store.leaderboard(Day(d), v, 10).unwrap();
+        assert_eq!(board.ranked, 3);
+        let seen: Vec<(Option<&str>, &str, u64)> = board
+            .rows
+            .iter()
+            .map(|r| (r.name.as_deref(), r.fingerprint.as_str(), r.ms))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (None, "SHA256:b", 70_000),
+                (Some("Ann"), "SHA256:a", 90_000),
+                (Some("Dee"), "SHA256:d", 90_000),
+            ]
+        );
+        assert_eq!(store.leaderboard(Day(d), v, 1).unwrap().rows.len(), 1);
+        assert_eq!(store.leaderboard(Day(d), v, 1).unwrap().ranked, 3);
+
+        // Ties share a place; an assisted solve has none.
+        let rank = |p: &mut Box<dyn PlayerStore>| {
+            let s = p.daily_standing(Day(d)).unwrap();
+            s.iter().find(|s| s.result.variant == v).map(|s| s.rank)
+        };
+        assert_eq!(rank(&mut players[1]), Some(Some(1)));
+        assert_eq!(rank(&mut players[0]), Some(Some(2)));
+        assert_eq!(rank(&mut players[3]), Some(Some(2)));
+        assert_eq!(rank(&mut players[2]), Some(None));
+        let e = players[4].daily_standing(Day(d)).unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].result, solve(d, Variant::Killer, 5_000, false));
+        assert_eq!(e[0].rank, Some(1));
+        assert!(store
+            .leaderboard(Day(d + 1), v, 10)
+            .unwrap()
+            .rows
+            .is_empty());
+    }
+}
+
+#[test]
+fn streaks_count_days_with_a_solve_of_any_variant() {
+    for place in places() {
+        let store = place.open().unwrap();
+        let mut p = store.open("SHA256:a").unwrap();
+        assert_eq!(p.daily_streak(Day(14)).unwrap(), Streak::default());
+        for (day, v, assisted) in [
+            (10, Variant::Standard, false),
+            (11, Variant::Killer, true),
+            (12, Variant::Standard, false),
+            (12, Variant::Jigsaw, false),
+            (14, Variant::Honeycomb, false),
+        ] {
+            p.add_daily_result(&solve(day, v, 60_000, assisted))
+                .unwrap();
+        }
+        let mut s = |today| p.daily_streak(Day(today)).unwrap();
+        assert_eq!(
+            s(14),
+            Streak {
+                current: 1,
+                best: 3
+            }
+        );
+        assert_eq!(s(15).current, 1);
+        assert_eq!(s(16).current, 0);
+        assert_eq!(s(12).current, 3);
+        // Another player's solves are not theirs.
+        let mut q = store.open("SHA256:b").unwrap();
+        assert_eq!(q.daily_streak(Day(14)).unwrap(), Streak::default());
     }
 }
 
@@ -375,10 +549,15 @@ fn a_newer_session_takes_over_and_the_older_one_writes_nothing() {
         assert!(taken(old.save_options(&Options::default())));
         assert!(taken(old.set_name("Old").map(|_| ())));
         assert!(taken(old.delete()));
+        assert!(taken(
+            old.add_daily_result(&solve(20_000, Variant::Standard, 1_000, false))
+                .map(|_| ())
+        ));
         let mut check = two.open("SHA256:a").unwrap();
         assert_eq!(check.load_game().unwrap().unwrap().undo.len(), 2);
         assert_eq!(check.load_stats().unwrap().1.skill("x-wing").hints, 0);
         assert_eq!(check.load_account().unwrap().0, None);
+        assert!(check.daily_standing(Day(20_000)).unwrap().is_empty());
 
         // The newest session writes; another player is not affected.
         check.save_game(&played(3, 0)).unwrap();
