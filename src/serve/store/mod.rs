@@ -292,8 +292,11 @@ fn shared_prefix(old: &[String], new: &[String]) -> usize {
     old.iter().zip(new).take_while(|(a, b)| a == b).count()
 }
 
+/// What of a save could not be written or read, and why.
+type Unreadable = (&'static str, String);
+
 /// A save split into its head (JSON without history) and its two stacks' rows.
-fn split_save(save: &SaveFile) -> Result<(String, [Vec<String>; 2]), (&'static str, String)> {
+fn split_save(save: &SaveFile) -> Result<(String, [Vec<String>; 2]), Unreadable> {
     let rows = |stack: &[crate::game::save::SavedSnapshot]| {
         stack
             .iter()

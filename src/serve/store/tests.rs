@@ -17,7 +17,7 @@ enum Place {
     Postgres {
         url: String,
         schema: String,
-        admin: std::sync::Mutex<::postgres::Client>,
+        admin: Box<std::sync::Mutex<::postgres::Client>>,
     },
 }
 
@@ -64,7 +64,7 @@ impl Place {
         Place::Postgres {
             url: url.to_string(),
             schema,
-            admin: std::sync::Mutex::new(admin),
+            admin: Box::new(std::sync::Mutex::new(admin)),
         }
     }
 
@@ -123,7 +123,7 @@ impl Place {
 impl Drop for Place {
     fn drop(&mut self) {
         if let Place::Postgres { schema, admin, .. } = self {
-            if let Ok(mut admin) = admin.lock() {
+            if let Ok(admin) = admin.get_mut() {
                 let _ = admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"));
             }
         }
