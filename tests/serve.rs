@@ -717,9 +717,35 @@ fn typing(givens: &str, solution: &str) -> Vec<String> {
 
 #[test]
 fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
-    let Some((tmp, server, alice)) = served("") else {
+    daily_solved_and_ranked(None);
+}
+
+/// The same with two servers sharing PostgreSQL: Alice solves on one, Bob sees her on
+/// the other's leaderboard.
+#[test]
+fn two_servers_sharing_postgres_serve_one_daily_and_one_leaderboard() {
+    let Some(mut pg) = PgSchema::new("two_servers_sharing_postgres_serve_one_daily") else {
         return;
     };
+    daily_solved_and_ranked(Some(&mut pg));
+}
+
+fn daily_solved_and_ranked(pg: Option<&mut PgSchema>) {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let database = pg.as_ref().map(|pg| pg.database());
+    let (server, other) = match &database {
+        None => (Server::start(tmp.path()), None),
+        Some(url) => {
+            let args = ["--database", url.as_str()];
+            let a = Server::start_with(tmp.path(), "a.log", &args);
+            let b = Server::start_with(tmp.path(), "b.log", &args);
+            (a, Some(b))
+        }
+    };
+    let alice = keygen(tmp.path(), "player");
     let t = Tmux::new();
     t.start_sized(&format!("exec {}", server.ssh(&alice, "-tt")), 80, 24);
     t.wait_text("mistakes 0");
@@ -734,14 +760,27 @@ fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
     server.wait_log("daily puzzle ready");
 
     // The stored puzzle is the one played: solve it with the solver and type it in.
-    let db = rusqlite::Connection::open(server.data.join("termdoku.db")).unwrap();
-    let toml: String = db
-        .query_row(
-            "SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let toml: String = match pg {
+        None => rusqlite::Connection::open(server.data.join("termdoku.db"))
+            .unwrap()
+            .query_row(
+                "SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap(),
+        Some(pg) => pg
+            .admin
+            .query_one(
+                &format!(
+                    "SELECT puzzle FROM {}.daily_puzzles WHERE variant = 'standard'",
+                    pg.schema
+                ),
+                &[],
+            )
+            .unwrap()
+            .get(0),
+    };
     let file = tmp.path().join("daily.toml");
     std::fs::write(&file, &toml).unwrap();
     let givens: String = toml
@@ -770,9 +809,10 @@ fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
     t.send(&["q"]);
     t.wait_exit();
 
-    // Bob, without a display name, sees Alice's solve under a piece of her key.
+    // Bob, without a display name, sees Alice's solve under a piece of her key (on the
+    // other server when there are two).
     let bob = keygen(tmp.path(), "bob");
-    let t = playing(&server, &bob, "");
+    let t = playing(other.as_ref().unwrap_or(&server), &bob, "");
     t.send(&["n", "d", "d", "Enter"]);
     let screen = t.wait_text("standard leaderboard: 1 unassisted solve");
     assert!(screen.contains("   1  anonymous-"), "{screen}");

@@ -89,6 +89,7 @@ pub fn serve(args: ServeArgs) -> i32 {
             return 2;
         }
     };
+    println!("termdoku serve: database {}", database.shown());
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));

@@ -103,6 +103,14 @@ impl Database {
         }
     }
 
+    /// The database as the server's log names it (a PostgreSQL URL without its password).
+    pub fn shown(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => self::postgres::shown(url),
+        }
+    }
+
     /// Opens (creating and migrating) the database.
     pub fn open(&self) -> Result<Arc<dyn Store>, StoreError> {
         Ok(match self {

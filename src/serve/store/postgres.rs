@@ -125,6 +125,11 @@ fn describe(config: &Config) -> String {
     format!("postgres://{user}{}/{db}", hosts.join(","))
 }
 
+/// A URL as the log names it: without its password.
+pub(super) fn shown(url: &str) -> String {
+    Config::from_str(url).map_or_else(|_| "PostgreSQL".into(), |c| describe(&c))
+}
+
 impl PostgresStore {
     /// Opens (creating and migrating) the database a `postgres://` URL names.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {

@@ -581,6 +581,8 @@ fn a_server_that_cannot_be_reached_is_named_without_the_password() {
         "{err}"
     );
     assert!(err.to_lowercase().contains("refused"), "{err}");
+    let shown = Database::from_arg(Some(url), Path::new("")).shown();
+    assert_eq!(shown, "postgres://player@127.0.0.1:1/termdoku");
     assert!(!err.contains("s3cret"), "{err}");
     // A bad URL is refused without repeating it.
     let err = Database::from_arg(Some("postgres://player:s3cret@host:port/db"), Path::new(""))
