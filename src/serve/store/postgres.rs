@@ -16,8 +16,9 @@ use crate::tui::account::Options;
 use crate::tui::app::Record;
 use postgres::config::Host;
 use postgres::error::SqlState;
-use postgres::{Config, GenericClient, NoTls, Transaction};
-use r2d2_postgres::PostgresConnectionManager;
+use postgres::types::ToSql;
+use postgres::{Config, GenericClient, NoTls, Row, Statement, Transaction};
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -91,7 +92,80 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Held while migrating, so servers starting at once migrate one after the other.
 const MIGRATION_LOCK: i64 = 0x7465_726d_646f_6b75; // "termdoku"
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+type Pool = r2d2::Pool<Manager>;
+type Conn = r2d2::PooledConnection<Manager>;
+
+/// A pooled connection and the statements it has prepared: a keystroke's save then costs
+/// one round trip per statement, not two (prepare, then execute).
+struct PgConn {
+    client: postgres::Client,
+    prepared: HashMap<&'static str, Statement>,
+}
+
+/// Makes the pool's connections.
+struct Manager {
+    config: Config,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = PgConn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<PgConn, postgres::Error> {
+        Ok(PgConn {
+            client: self.config.connect(NoTls)?,
+            prepared: HashMap::new(),
+        })
+    }
+
+    fn is_valid(&self, conn: &mut PgConn) -> Result<(), postgres::Error> {
+        conn.client.simple_query("").map(|_| ())
+    }
+
+    fn has_broken(&self, conn: &mut PgConn) -> bool {
+        conn.client.is_closed()
+    }
+}
+
+/// The statement for `sql`, prepared on this connection the first time.
+fn prepared(
+    cache: &mut HashMap<&'static str, Statement>,
+    client: &mut impl GenericClient,
+    sql: &'static str,
+) -> Result<Statement, postgres::Error> {
+    if let Some(st) = cache.get(sql) {
+        return Ok(st.clone());
+    }
+    let st = client.prepare(sql)?;
+    cache.insert(sql, st.clone());
+    Ok(st)
+}
+
+/// A write transaction of a session, its statements prepared once per connection.
+struct Tx<'a> {
+    tx: Transaction<'a>,
+    prepared: &'a mut HashMap<&'static str, Statement>,
+}
+
+impl Tx<'_> {
+    fn execute(
+        &mut self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, postgres::Error> {
+        let st = prepared(self.prepared, &mut self.tx, sql)?;
+        self.tx.execute(&st, params)
+    }
+
+    fn query_opt(
+        &mut self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, postgres::Error> {
+        let st = prepared(self.prepared, &mut self.tx, sql)?;
+        self.tx.query_opt(&st, params)
+    }
+}
 
 /// The store in a PostgreSQL database.
 pub struct PostgresStore {
@@ -161,11 +235,14 @@ impl PostgresStore {
         // Connected once first, for the precise error (the pool only says it timed out).
         let mut client = config.connect(NoTls).map_err(fail)?;
         migrate(&mut client, &at).map_err(fail)??;
+        // Connections are not tested when borrowed (a round trip on every keystroke): one
+        // the server closed is seen closed and replaced, and an error says the rest.
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(CONNECT_TIMEOUT)
-            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
+            .test_on_check_out(false)
+            .build_unchecked(Manager { config });
         Ok(PostgresStore { at, pool })
     }
 
@@ -243,7 +320,7 @@ impl PostgresStore {
 
 impl Store for PostgresStore {
     fn daily_puzzle(&self, day: Day, variant: Variant) -> Result<Option<Puzzle>, StoreError> {
-        self.read_daily(&mut *self.conn()?, day, variant)
+        self.read_daily(&mut self.conn()?.client, day, variant)
     }
 
     fn add_daily_puzzle(
@@ -253,19 +330,20 @@ impl Store for PostgresStore {
         puzzle: &Puzzle,
     ) -> Result<Puzzle, StoreError> {
         let mut conn = self.conn()?;
-        conn.execute(
-            "INSERT INTO daily_puzzles (day, variant, puzzle, created) VALUES ($1, $2, $3, $4)
+        conn.client
+            .execute(
+                "INSERT INTO daily_puzzles (day, variant, puzzle, created) VALUES ($1, $2, $3, $4)
              ON CONFLICT (day, variant) DO NOTHING",
-            &[
-                &day.0,
-                &variant.name(),
-                &crate::format::write_toml(puzzle),
-                &now(),
-            ],
-        )
-        .map_err(|e| self.fail(e))?;
+                &[
+                    &day.0,
+                    &variant.name(),
+                    &crate::format::write_toml(puzzle),
+                    &now(),
+                ],
+            )
+            .map_err(|e| self.fail(e))?;
         // Another server's insert may have come first: the stored one is the daily.
-        self.read_daily(&mut *conn, day, variant)?
+        self.read_daily(&mut conn.client, day, variant)?
             .ok_or_else(|| StoreError::Connect {
                 at: self.at.clone(),
                 reason: format!("the daily {variant} puzzle of {day} vanished once stored"),
@@ -280,6 +358,7 @@ impl Store for PostgresStore {
     ) -> Result<Leaderboard, StoreError> {
         let mut conn = self.conn()?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let conn = &mut conn.client;
         let read = (|| {
             let rows = conn.query(
                 "SELECT p.name, p.fingerprint, r.ms, r.hints
@@ -322,7 +401,7 @@ impl Store for PostgresStore {
             history: None,
         };
         // The new session takes the player's data over: any older one is refused from now.
-        let row = player.conn()?.query_one(
+        let row = player.conn()?.client.query_one(
             "INSERT INTO players (fingerprint, created, last_seen) VALUES ($1, $2, $2)
              ON CONFLICT (fingerprint) DO UPDATE SET last_seen = $2,
                  session = players.session + 1
@@ -345,8 +424,6 @@ struct PostgresPlayer {
     session: i64,
     history: Option<[Vec<String>; 2]>,
 }
-
-type Conn = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
 
 /// Why a write did not happen: the database failed, or another session owns the player.
 enum Refused {
@@ -394,8 +471,12 @@ impl PostgresPlayer {
     /// A write transaction of this session, refused when a newer one owns the player.
     /// The player's row is share-locked to the end, so a newer session's claim waits for
     /// this write, and then reads what it wrote.
-    fn owned<'a>(&self, conn: &'a mut Conn) -> Result<Transaction<'a>, Refused> {
-        let mut tx = conn.transaction()?;
+    fn owned<'a>(&self, conn: &'a mut Conn) -> Result<Tx<'a>, Refused> {
+        let PgConn { client, prepared } = &mut **conn;
+        let mut tx = Tx {
+            tx: client.transaction()?,
+            prepared,
+        };
         let row = tx.query_opt(
             "SELECT session FROM players WHERE id = $1 FOR SHARE",
             &[&self.id],
@@ -409,13 +490,13 @@ impl PostgresPlayer {
     /// Runs `write` in a transaction of this session, committed when it succeeds.
     fn write<T>(
         &self,
-        write: impl FnOnce(&mut Transaction) -> Result<T, postgres::Error>,
+        write: impl FnOnce(&mut Tx) -> Result<T, postgres::Error>,
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
         let result = (|| {
             let mut tx = self.owned(&mut conn)?;
             let value = write(&mut tx)?;
-            tx.commit()?;
+            tx.tx.commit()?;
             Ok(value)
         })();
         result.map_err(|r| self.refused(r))
@@ -446,7 +527,7 @@ impl PostgresPlayer {
 
 /// Writes one stack's rows where they differ from what is stored.
 fn write_stack(
-    tx: &mut Transaction,
+    tx: &mut Tx,
     id: i64,
     stack: i64,
     old: &[String],
@@ -472,7 +553,7 @@ impl PlayerStore for PostgresPlayer {
         let id = self.id;
         // One snapshot of the database for the game row and its history.
         let read = (|| {
-            let mut tx = conn.build_transaction().read_only(true).start()?;
+            let mut tx = conn.client.build_transaction().read_only(true).start()?;
             let row = tx.query_opt(
                 "SELECT save, undo_len, redo_len FROM games WHERE player = $1",
                 &[&id],
@@ -528,7 +609,7 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn load_stats(&mut self) -> Result<(Stats, Profile), StoreError> {
-        let row = Self::read_stats(&mut *self.conn()?, self.id).map_err(|e| self.fail(e))?;
+        let row = Self::read_stats(&mut self.conn()?.client, self.id).map_err(|e| self.fail(e))?;
         parse_stats(row, |w, e| self.corrupt(w, e))
     }
 
@@ -561,7 +642,7 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn load_account(&mut self) -> Result<(Option<String>, Options), StoreError> {
-        let row = self.conn()?.query_one(
+        let row = self.conn()?.client.query_one(
             "SELECT p.name, o.options FROM players p LEFT JOIN options o ON o.player = p.id
              WHERE p.id = $1",
             &[&self.id],
@@ -607,7 +688,7 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn export(&mut self) -> Result<String, StoreError> {
-        let row = self.conn()?.query_one(
+        let row = self.conn()?.client.query_one(
             "SELECT fingerprint, name, created, last_seen FROM players WHERE id = $1",
             &[&self.id],
         );
@@ -620,8 +701,9 @@ impl PlayerStore for PostgresPlayer {
         };
         let (_, options) = self.load_account()?;
         let game = self.load_game()?;
-        let stats = Self::read_stats(&mut *self.conn()?, self.id).map_err(|e| self.fail(e))?;
-        let rows = self.conn()?.query(
+        let stats =
+            Self::read_stats(&mut self.conn()?.client, self.id).map_err(|e| self.fail(e))?;
+        let rows = self.conn()?.client.query(
             "SELECT day, variant, ms, assisted, hints, solved FROM daily_results
              WHERE player = $1 ORDER BY day, variant",
             &[&self.id],
@@ -658,12 +740,18 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn is_current(&mut self) -> Result<bool, StoreError> {
-        let row = self
-            .conn()?
-            .query_opt("SELECT session FROM players WHERE id = $1", &[&self.id]);
+        // Asked every second by every session: prepared once per connection.
+        let mut conn = self.conn()?;
+        let PgConn {
+            client,
+            prepared: cache,
+        } = &mut *conn;
+        let row = prepared(cache, client, "SELECT session FROM players WHERE id = $1")
+            .and_then(|st| client.query_opt(&st, &[&self.id]));
         let row = row.map_err(|e| self.fail(e))?;
         Ok(row.map(|r| r.get::<_, i64>(0)) == Some(self.session))
     }
+
     fn add_daily_result(&mut self, r: &DailyResult) -> Result<bool, StoreError> {
         let id = self.id;
         self.write(|tx| {
@@ -686,7 +774,7 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn daily_standing(&mut self, day: Day) -> Result<Vec<Standing>, StoreError> {
-        let rows = self.conn()?.query(
+        let rows = self.conn()?.client.query(
             "SELECT r.variant, r.ms, r.assisted, r.hints,
                  (SELECT count(*) FROM daily_results o
                   WHERE o.day = r.day AND o.variant = r.variant AND NOT o.assisted
@@ -707,7 +795,7 @@ impl PlayerStore for PostgresPlayer {
     }
 
     fn daily_streak(&mut self, today: Day) -> Result<Streak, StoreError> {
-        let rows = self.conn()?.query(
+        let rows = self.conn()?.client.query(
             "SELECT DISTINCT day FROM daily_results WHERE player = $1",
             &[&self.id],
         );
