@@ -664,13 +664,23 @@ fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
     t.send(&["q"]);
     t.wait_exit();
 
-    // Bob, without a display name, sees Alice's solve under a piece of her key.
+    // Bob, on a second server sharing the database, sees Alice's solve under a piece of
+    // her key, and plays the same daily: the stored one, not one of that server's own.
+    let other = Server::start_with(tmp.path(), "other.log", &[]);
     let bob = keygen(tmp.path(), "bob");
-    let t = playing(&server, &bob, "");
+    let t = playing(&other, &bob, "");
     t.send(&["n", "d", "d", "Enter"]);
     let screen = t.wait_text("standard leaderboard: 1 unassisted solve");
     assert!(screen.contains("   1  anonymous-"), "{screen}");
     assert!(!screen.contains("(you)"), "{screen}");
+    t.send(&["Enter"]);
+    t.wait_text("Daily standard of");
+    let log = other.wait_log("play");
+    assert!(!log.contains("daily puzzle ready"), "{log}");
+    let dailies: i64 = db
+        .query_row("SELECT count(*) FROM daily_puzzles", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(dailies, 1);
 }
 
 #[test]
