@@ -269,7 +269,9 @@ impl PgSchema {
         let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
         let schema = format!("serve_{}_{}", std::process::id(), free_port());
         admin
-            .batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .batch_execute(&format!(
+                "CREATE SCHEMA {schema}; SET search_path TO {schema}"
+            ))
             .unwrap();
         Some(PgSchema { url, admin, schema })
     }
@@ -730,19 +732,25 @@ fn two_servers_sharing_postgres_serve_one_daily_and_one_leaderboard() {
     daily_solved_and_ranked(Some(&mut pg));
 }
 
-fn daily_solved_and_ranked(pg: Option<&mut PgSchema>) {
+fn daily_solved_and_ranked(mut pg: Option<&mut PgSchema>) {
     if !have_tools() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let database = pg.as_ref().map(|pg| pg.database());
-    let (server, other) = match &database {
-        None => (Server::start(tmp.path()), None),
-        Some(url) => {
-            let args = ["--database", url.as_str()];
-            let a = Server::start_with(tmp.path(), "a.log", &args);
-            let b = Server::start_with(tmp.path(), "b.log", &args);
-            (a, Some(b))
+    let args: Vec<String> = pg
+        .as_ref()
+        .map(|pg| vec!["--database".to_string(), pg.database()])
+        .unwrap_or_default();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = Server::start_with(tmp.path(), "server.log", &args);
+    // One text a query of the servers' database returns.
+    let mut stored = |sql: &str| -> String {
+        match pg.as_mut() {
+            None => rusqlite::Connection::open(server.data.join("termdoku.db"))
+                .unwrap()
+                .query_row(sql, [], |r| r.get(0))
+                .unwrap(),
+            Some(pg) => pg.admin.query_one(sql, &[]).unwrap().get(0),
         }
     };
     let alice = keygen(tmp.path(), "player");
@@ -760,27 +768,7 @@ fn daily_solved_and_ranked(pg: Option<&mut PgSchema>) {
     server.wait_log("daily puzzle ready");
 
     // The stored puzzle is the one played: solve it with the solver and type it in.
-    let toml: String = match pg {
-        None => rusqlite::Connection::open(server.data.join("termdoku.db"))
-            .unwrap()
-            .query_row(
-                "SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap(),
-        Some(pg) => pg
-            .admin
-            .query_one(
-                &format!(
-                    "SELECT puzzle FROM {}.daily_puzzles WHERE variant = 'standard'",
-                    pg.schema
-                ),
-                &[],
-            )
-            .unwrap()
-            .get(0),
-    };
+    let toml = stored("SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'");
     let file = tmp.path().join("daily.toml");
     std::fs::write(&file, &toml).unwrap();
     let givens: String = toml
@@ -809,14 +797,23 @@ fn daily_solved_and_ranked(pg: Option<&mut PgSchema>) {
     t.send(&["q"]);
     t.wait_exit();
 
-    // Bob, without a display name, sees Alice's solve under a piece of her key (on the
-    // other server when there are two).
+    // Bob, on a second server sharing the database, sees Alice's solve under a piece of
+    // her key, and plays the same daily: the stored one, not one of that server's own.
+    let other = Server::start_with(tmp.path(), "other.log", &args);
     let bob = keygen(tmp.path(), "bob");
-    let t = playing(other.as_ref().unwrap_or(&server), &bob, "");
+    let t = playing(&other, &bob, "");
     t.send(&["n", "d", "d", "Enter"]);
     let screen = t.wait_text("standard leaderboard: 1 unassisted solve");
     assert!(screen.contains("   1  anonymous-"), "{screen}");
     assert!(!screen.contains("(you)"), "{screen}");
+    t.send(&["Enter"]);
+    t.wait_text("Daily standard of");
+    let log = other.wait_log("play");
+    assert!(!log.contains("daily puzzle ready"), "{log}");
+    assert_eq!(
+        stored("SELECT CAST(count(*) AS TEXT) FROM daily_puzzles"),
+        "1"
+    );
 }
 
 #[test]

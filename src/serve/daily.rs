@@ -139,7 +139,10 @@ impl DailyService for SessionDaily {
 
     fn record(&self, result: &DailyResult) -> Result<bool, String> {
         let Some(keeper) = &self.keeper else {
-            return Ok(false);
+            if self.guest {
+                return Ok(false);
+            }
+            return Err("your data could not be opened at the start of this session".into());
         };
         let kept = keeper.store().add_daily_result(result);
         // A session a newer one took over keeps nothing and ends.

@@ -331,6 +331,12 @@ impl App {
 
     fn play_daily(&mut self, service: &dyn DailyService, v: Variant) -> bool {
         let day = Day::today();
+        // The daily being played goes on rather than starting again (with its clock).
+        if self.daily.as_ref().and_then(|d| d.playing) == Some((day, v)) {
+            self.screen = Screen::Play;
+            self.say(Tone::Info, format!("You are playing the daily {v}: go on."));
+            return true;
+        }
         let was_waiting = self.daily.as_ref().and_then(|d| d.waiting).is_some();
         match service.puzzle(day, v) {
             Ok(Some(p)) => {
@@ -514,6 +520,13 @@ mod tests {
         let d = app.daily.as_ref().unwrap();
         assert_eq!(d.playing.map(|p| p.1), Some(Variant::Diagonal));
         assert_eq!(d.waiting, None);
+        // Opening it again while it is played goes on with it: its clock is not reset.
+        app.game.elapsed_ms = 5000;
+        app.open_daily();
+        app.daily_key(Key::Enter);
+        app.serve_daily(Some(&service));
+        assert_eq!(app.screen, Screen::Play);
+        assert_eq!(app.game.elapsed_ms, 5000);
     }
 
     #[test]
