@@ -159,11 +159,20 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = "termdoku-data")]
         data: PathBuf,
         /// The host key (OpenSSH format); made (Ed25519) in the data folder if not given.
+        /// Servers behind one address share one key file.
         #[arg(long, value_name = "FILE")]
         host_key: Option<PathBuf>,
+        /// The players' database: `postgres://USER@HOST/DB` (several servers may share
+        /// it), or an SQLite file; `termdoku.db` in the data folder if not given.
+        #[arg(long, value_name = "URL|FILE")]
+        database: Option<String>,
         /// The limits (TOML: `[limits]` and `[hints]`; see the README); built-in if not given.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Every connection starts with a PROXY header (v1 or v2) naming the client: for a
+        /// server behind a load balancer such as HAProxy (`send-proxy-v2`).
+        #[arg(long)]
+        proxy_protocol: bool,
     },
     /// Drills: positions where a technique is the next logical step, as JSON lines.
     Drill {
@@ -326,12 +335,16 @@ pub fn run(command: Command) -> i32 {
             listen,
             data,
             host_key,
+            database,
             config,
+            proxy_protocol,
         } => crate::serve::serve(crate::serve::ServeArgs {
             listen,
             data,
             host_key,
+            database,
             config,
+            proxy_protocol,
         }),
         Command::Solve {
             variant,

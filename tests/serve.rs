@@ -251,6 +251,114 @@ fn the_same_key_twice_the_newer_session_takes_over() {
     new.wait_exit();
 }
 
+/// A fresh schema on the PostgreSQL server that `TERMDOKU_TEST_POSTGRES` names, dropped
+/// at the end; None (with a notice) when the variable is unset.
+struct PgSchema {
+    url: String,
+    admin: postgres::Client,
+    schema: String,
+}
+
+impl PgSchema {
+    fn new(test: &str) -> Option<PgSchema> {
+        let url = std::env::var("TERMDOKU_TEST_POSTGRES").unwrap_or_default();
+        if url.is_empty() {
+            println!("NOTICE: TERMDOKU_TEST_POSTGRES is unset; skipping {test}");
+            return None;
+        }
+        let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let schema = format!("serve_{}_{}", std::process::id(), free_port());
+        admin
+            .batch_execute(&format!(
+                "CREATE SCHEMA {schema}; SET search_path TO {schema}"
+            ))
+            .unwrap();
+        Some(PgSchema { url, admin, schema })
+    }
+
+    /// The URL a server is given: its tables in this schema.
+    fn database(&self) -> String {
+        let sep = if self.url.contains('?') { '&' } else { '?' };
+        format!("{}{sep}options=-csearch_path%3D{}", self.url, self.schema)
+    }
+}
+
+impl Drop for PgSchema {
+    fn drop(&mut self) {
+        let _ = self
+            .admin
+            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.schema));
+    }
+}
+
+/// Two servers on one database (`database`: `--database` and its value, or nothing for
+/// the SQLite file of their shared data folder) and one host key: a game started through
+/// one goes on through the other, and a session of the same key on the other server takes
+/// over from an open one, which is told and ends.
+fn two_servers_one_service(database: &[&str]) {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let host_key = keygen(tmp.path(), "host_ed25519");
+    let mut args = vec!["--host-key", host_key.to_str().unwrap()];
+    args.extend_from_slice(database);
+    let a = Server::start_with(tmp.path(), "a.log", &args);
+    let b = Server::start_with(tmp.path(), "b.log", &args);
+    // Clients see one host: both offer the shared key.
+    let public = std::fs::read_to_string(host_key.with_extension("pub")).unwrap();
+    let public = public.split_whitespace().nth(1).unwrap();
+    for server in [&a, &b] {
+        let (_, out) = run(&format!(
+            "ssh-keyscan -t ed25519 -p {} 127.0.0.1",
+            server.port
+        ));
+        assert!(out.contains(public), "{out}");
+    }
+    let key = keygen(tmp.path(), "player");
+
+    // Started on A, quit, resumed on B.
+    let t = playing(&a, &key, "");
+    t.send(&["l", "l", "4"]);
+    t.wait_text("Cell r1c3: entry 4");
+    t.send(&["q"]);
+    t.wait_exit();
+    // B's session stays open; its screen is kept after its ssh ends.
+    let on_b = Tmux::new();
+    on_b.start(&format!("{}; sleep 30", b.ssh(&key, "-tt")));
+    let screen = on_b.wait_text("Welcome back");
+    assert!(screen.contains(PLAYED_ROW1), "{screen}");
+    on_b.send(&["Down", "7"]);
+    on_b.wait_text("Cell r2c3: entry 7");
+
+    // The same key on A while B plays: A has the game, B is told and ends.
+    let on_a = Tmux::new();
+    on_a.start(&format!("exec {}", a.ssh(&key, "-tt")));
+    on_a.wait_text("Welcome back");
+    on_b.wait_text("opened from another connection with your key");
+    b.wait_log("a newer session took over");
+    // Both moves are there (B's was saved before A took over).
+    on_a.send(&["Up"]);
+    on_a.wait_text("Cell r1c3: entry 4");
+    on_a.send(&["Down"]);
+    on_a.wait_text("Cell r2c3: entry 7");
+    on_a.send(&["q"]);
+    on_a.wait_exit();
+}
+
+#[test]
+fn two_servers_on_one_sqlite_file_are_one_service() {
+    two_servers_one_service(&[]);
+}
+
+#[test]
+fn two_servers_on_one_postgres_database_are_one_service() {
+    let Some(pg) = PgSchema::new("two_servers_on_one_postgres_database_are_one_service") else {
+        return;
+    };
+    two_servers_one_service(&["--database", &pg.database()]);
+}
+
 #[test]
 fn only_a_terminal_session_is_served() {
     let Some((tmp, server, key)) = served("") else {
@@ -585,6 +693,172 @@ fn a_guest_plays_without_a_key_and_nothing_is_kept() {
     assert!(out.contains("Permission denied"), "{out}");
 }
 
+/// The keys that type `solution` (81 digits) into the empty cells of `givens` (81, `.`
+/// for empty) from r1c1, row by row, ending on the last empty cell (the solve opens the
+/// daily screen, where more keys would mean something else).
+fn typing(givens: &str, solution: &str) -> Vec<String> {
+    let digits: Vec<(char, char)> = givens.chars().zip(solution.chars()).collect();
+    let last = digits.iter().rposition(|&(g, _)| g == '.').unwrap();
+    let mut keys = Vec::new();
+    for (i, &(g, d)) in digits.iter().enumerate().take(last + 1) {
+        if g == '.' {
+            keys.push(d.to_string());
+        }
+        if i == last {
+            break;
+        }
+        if i % 9 < 8 {
+            keys.push("l".into());
+        } else {
+            keys.push("j".into());
+            keys.extend(std::iter::repeat_n("h".to_string(), 8));
+        }
+    }
+    keys
+}
+
+#[test]
+fn the_daily_is_opened_from_the_menu_solved_and_ranked_on_its_leaderboard() {
+    daily_solved_and_ranked(None);
+}
+
+/// The same with two servers sharing PostgreSQL: Alice solves on one, Bob sees her on
+/// the other's leaderboard.
+#[test]
+fn two_servers_sharing_postgres_serve_one_daily_and_one_leaderboard() {
+    let Some(mut pg) = PgSchema::new("two_servers_sharing_postgres_serve_one_daily") else {
+        return;
+    };
+    daily_solved_and_ranked(Some(&mut pg));
+}
+
+fn daily_solved_and_ranked(mut pg: Option<&mut PgSchema>) {
+    if !have_tools() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let args: Vec<String> = pg
+        .as_ref()
+        .map(|pg| vec!["--database".to_string(), pg.database()])
+        .unwrap_or_default();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = Server::start_with(tmp.path(), "server.log", &args);
+    // One text a query of the servers' database returns.
+    let mut stored = |sql: &str| -> String {
+        match pg.as_mut() {
+            None => rusqlite::Connection::open(server.data.join("termdoku.db"))
+                .unwrap()
+                .query_row(sql, [], |r| r.get(0))
+                .unwrap(),
+            Some(pg) => pg.admin.query_one(sql, &[]).unwrap().get(0),
+        }
+    };
+    let alice = keygen(tmp.path(), "player");
+    let t = Tmux::new();
+    t.start_sized(&format!("exec {}", server.ssh(&alice, "-tt")), 80, 24);
+    t.wait_text("mistakes 0");
+    // `d` jumps to diagonal, then to the daily entry.
+    t.send(&["n", "d", "d", "Enter"]);
+    let screen = t.wait_text("standard leaderboard: 0 unassisted solves");
+    assert!(screen.contains("Daily puzzles of"), "{screen}");
+    assert!(screen.contains("Streak: 0 days"), "{screen}");
+    assert!(screen.contains("nobody yet"), "{screen}");
+    t.send(&["Enter"]);
+    t.wait_text("Daily standard of");
+    server.wait_log("daily puzzle ready");
+
+    // The stored puzzle is the one played: solve it with the solver and type it in.
+    let toml = stored("SELECT puzzle FROM daily_puzzles WHERE variant = 'standard'");
+    let file = tmp.path().join("daily.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let givens: String = toml
+        .split("\"\"\"")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert_eq!(givens.len(), 81, "{toml}");
+    let out = Command::new(bin())
+        .arg("solve")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let solution = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(solution.len(), 81, "{solution}");
+    let keys = typing(&givens, &solution);
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    t.send(&keys);
+    let screen = t.wait_text("#1 of 1 today");
+    assert!(screen.contains("(you)"), "{screen}");
+    assert!(screen.contains("Streak: 1 day (best 1)"), "{screen}");
+    assert!(screen.contains("> standard   solved"), "{screen}");
+    server.wait_log("daily solved");
+    t.send(&["q"]);
+    t.wait_exit();
+
+    // Bob, on a second server sharing the database, sees Alice's solve under a piece of
+    // her key, and plays the same daily: the stored one, not one of that server's own.
+    let other = Server::start_with(tmp.path(), "other.log", &args);
+    let bob = keygen(tmp.path(), "bob");
+    let t = playing(&other, &bob, "");
+    t.send(&["n", "d", "d", "Enter"]);
+    let screen = t.wait_text("standard leaderboard: 1 unassisted solve");
+    assert!(screen.contains("   1  anonymous-"), "{screen}");
+    assert!(!screen.contains("(you)"), "{screen}");
+    t.send(&["Enter"]);
+    t.wait_text("Daily standard of");
+    let log = other.wait_log("play");
+    assert!(!log.contains("daily puzzle ready"), "{log}");
+    assert_eq!(
+        stored("SELECT CAST(count(*) AS TEXT) FROM daily_puzzles"),
+        "1"
+    );
+}
+
+#[test]
+fn behind_a_proxy_the_client_address_comes_from_the_proxy_header() {
+    let Some((_tmp, server, key)) = served("proxy-protocol = true\n") else {
+        return;
+    };
+    // A forwarder that prepends a v1 header naming a client that is not there.
+    let front = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let front_port = front.local_addr().unwrap().port();
+    let back_port = server.port;
+    std::thread::spawn(move || {
+        for client in front.incoming() {
+            let Ok(client) = client else { continue };
+            let Ok(mut back) = std::net::TcpStream::connect(("127.0.0.1", back_port)) else {
+                continue;
+            };
+            use std::io::Write;
+            let header = format!("PROXY TCP4 203.0.113.77 127.0.0.1 40123 {back_port}\r\n");
+            back.write_all(header.as_bytes()).unwrap();
+            let (mut c2, mut b2) = (client.try_clone().unwrap(), back.try_clone().unwrap());
+            let (mut c1, mut b1) = (client, back);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut c1, &mut b1);
+                let _ = b1.shutdown(std::net::Shutdown::Write);
+            });
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut b2, &mut c2);
+                let _ = c2.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    let via = server
+        .ssh(&key, "")
+        .replace(&format!("-p {back_port} "), &format!("-p {front_port} "));
+    // Signs in (the command itself is refused): the log names the header's address.
+    run(&format!("{via} true"));
+    let log = server.wait_log("auth");
+    assert!(log.contains("203.0.113.77:40123"), "{log}");
+    // A client straight to the server, with no header, is refused.
+    let (status, _) = run(&format!("{} true", server.ssh(&key, "")));
+    assert_ne!(status, Some(0));
+    server.wait_log("refused: PROXY header");
+}
+
 /// Load: many sessions of the russh client typing at once, then `kill -9` of the server
 /// mid-load. Each session moves to r1c3 (empty), turns on pencil mode and toggles marks
 /// there (one undo step each), with a hint asked every 20 keys.
@@ -768,6 +1042,12 @@ mod load {
     /// Runs the plan against a server on `dir`, kills it, restarts it and checks every
     /// player's game; returns the report printed.
     pub fn run(dir: &Path, plan: Plan) -> String {
+        run_on(dir, plan, 1, None)
+    }
+
+    /// The same against `servers` servers on one database (`database`: a `--database`
+    /// value, else the SQLite file in `dir`), the sessions dealt out between them in turn.
+    pub fn run_on(dir: &Path, plan: Plan, servers: usize, database: Option<&str>) -> String {
         let config = dir.join("serve.toml");
         std::fs::write(
             &config,
@@ -775,40 +1055,56 @@ mod load {
         )
         .unwrap();
         let config = config.to_str().unwrap().to_string();
-        let mut server = Server::start_with(dir, "server.log", &["--config", &config]);
-        let pid = server.child.id();
-        let port = server.port;
+        let mut args = vec!["--config", &config];
+        if let Some(db) = database {
+            args.extend(["--database", db]);
+        }
+        let mut running: Vec<Server> = (0..servers)
+            .map(|n| Server::start_with(dir, &format!("server{}.log", n + 1), &args))
+            .collect();
+        let pids: Vec<u32> = running.iter().map(|s| s.child.id()).collect();
+        let ports: Vec<u16> = running.iter().map(|s| s.port).collect();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
-        let (cpu0, _, _) = usage(pid);
+        let total = |pids: &[u32]| {
+            pids.iter()
+                .map(|&p| usage(p))
+                .fold((0.0, 0, 0), |t, u| (t.0 + u.0, t.1 + u.1, t.2 + u.2))
+        };
+        let (cpu0, _, _) = total(&pids);
         let started = Instant::now();
         let plan = Arc::new(plan);
         let tasks: Vec<_> = (0..plan.sessions)
             .map(|i| {
                 let plan = Arc::clone(&plan);
+                let port = ports[i % ports.len()];
                 runtime.spawn(async move { session(port, i, &plan, started).await })
             })
             .collect();
-        // The server is killed mid-load; the sessions notice and stop.
+        // The servers are killed mid-load; the sessions notice and stop.
         std::thread::sleep(plan.kill_after.saturating_sub(started.elapsed()));
-        let (cpu1, rss, peak) = usage(pid);
+        let (cpu1, rss, peak) = total(&pids);
         let elapsed = started.elapsed().as_secs_f64();
-        server.stop();
+        for server in &mut running {
+            server.stop();
+        }
         let seen: Vec<Seen> = tasks
             .into_iter()
             .map(|t| runtime.block_on(t).unwrap())
             .collect();
         drop(runtime);
 
-        // Restarted, the server opens the database the killed one left.
-        let restarted = Server::start_with(dir, "server2.log", &["--config", &config]);
-        let store =
-            termdoku::serve::store::SqliteStore::open(&dir.join("data").join("termdoku.db"))
-                .unwrap();
-        use termdoku::serve::store::Store;
+        // Restarted, a server opens the database the killed ones left.
+        let restarted = Server::start_with(dir, "restarted.log", &args);
+        let store = termdoku::serve::store::Database::from_arg(
+            database,
+            &dir.join("data").join("termdoku.db"),
+        )
+        .open()
+        .unwrap();
         let mut lost = Vec::new();
         for s in &seen {
             let saved = store
@@ -830,9 +1126,9 @@ mod load {
         let mut hints: Vec<f64> = seen.iter().flat_map(|s| s.hint_latencies.clone()).collect();
         let keys = all.len();
         let report = format!(
-            "{} sessions, {} keys/s each, {:.1} s until kill -9: {keys} keystrokes answered, \
+            "{servers} server(s), {} sessions, {} keys/s each, {:.1} s until kill -9: {keys} keystrokes answered, \
              keystroke-to-redraw p50 {:.1} ms p99 {:.1} ms max {:.1} ms; {} hints p50 {:.1} ms \
-             p99 {:.1} ms; server CPU {:.1} s ({:.0}% of one core), RSS {} MiB (peak {} MiB); \
+             p99 {:.1} ms; servers' CPU {:.1} s ({:.0}% of one core), RSS {} MiB (peaks summed {} MiB); \
              {} sessions with errors before the kill",
             plan.sessions,
             plan.keys_per_second,
@@ -860,7 +1156,7 @@ mod load {
         assert!(
             seen.iter().all(|s| s.acked > 0),
             "a session played nothing:\n{}",
-            std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
+            std::fs::read_to_string(dir.join("server1.log")).unwrap_or_default()
         );
         report
     }
@@ -882,6 +1178,26 @@ fn after_kill_9_mid_load_every_game_holds_all_moves_but_the_last() {
     );
 }
 
+/// The same on two servers sharing PostgreSQL, both killed mid-load.
+#[test]
+fn after_kill_9_mid_load_on_two_servers_sharing_postgres_every_game_is_kept() {
+    let Some(pg) = PgSchema::new("the load test on two servers sharing PostgreSQL") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    load::run_on(
+        tmp.path(),
+        load::Plan {
+            sessions: 6,
+            keys_per_second: 10,
+            seconds: 4,
+            kill_after: Duration::from_secs(3),
+        },
+        2,
+        Some(&pg.database()),
+    );
+}
+
 /// The full load test, by hand (not in CI): 50 sessions, 10 keys/s each, for 20 s, then
 /// `kill -9`. `cargo test --release --test serve full_load -- --ignored --nocapture`.
 #[test]
@@ -896,5 +1212,28 @@ fn full_load() {
             seconds: 25,
             kill_after: Duration::from_secs(20),
         },
+    );
+}
+
+/// The full load test on two servers sharing PostgreSQL, by hand:
+/// `TERMDOKU_TEST_POSTGRES=postgres://... cargo test --release --test serve
+/// full_load_on_two_servers -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn full_load_on_two_servers_sharing_postgres() {
+    let Some(pg) = PgSchema::new("full_load_on_two_servers_sharing_postgres") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    load::run_on(
+        tmp.path(),
+        load::Plan {
+            sessions: 50,
+            keys_per_second: 10,
+            seconds: 25,
+            kill_after: Duration::from_secs(20),
+        },
+        2,
+        Some(&pg.database()),
     );
 }

@@ -3,6 +3,7 @@
 
 pub mod assist;
 pub mod builtin;
+pub mod daily;
 pub mod hints;
 pub mod library;
 pub mod profile;

@@ -12,6 +12,9 @@ pub struct ServeConfig {
     /// Players without a key may play as guests (keyboard-interactive sign-in with no
     /// question); nothing is kept for them.
     pub guests: bool,
+    /// Every connection starts with a PROXY header (v1 or v2) naming the client, whose
+    /// address the limits and logs then use: for a server behind HAProxy and the like.
+    pub proxy_protocol: bool,
     pub limits: Limits,
     pub hints: HintLimits,
 }
@@ -22,6 +25,9 @@ impl Default for ServeConfig {
             // Trying the game should not need a key; a guest writes nothing and the
             // limits per address hold for guests too.
             guests: true,
+            // Only a server behind a balancer gets headers; any other client would be
+            // refused.
+            proxy_protocol: false,
             limits: Limits::default(),
             hints: HintLimits::default(),
         }
@@ -165,6 +171,16 @@ mod tests {
     fn guests_are_welcome_unless_the_file_says_no() {
         assert!(parse("", "serve.toml").unwrap().guests);
         assert!(!parse("guests = false\n", "serve.toml").unwrap().guests);
+    }
+
+    #[test]
+    fn the_proxy_protocol_is_off_unless_the_file_says_on() {
+        assert!(!parse("", "serve.toml").unwrap().proxy_protocol);
+        assert!(
+            parse("proxy-protocol = true\n", "serve.toml")
+                .unwrap()
+                .proxy_protocol
+        );
     }
 
     #[test]

@@ -4,11 +4,14 @@
 
 pub mod config;
 pub mod console;
+pub mod daily;
 pub mod hints;
 pub mod host_key;
 pub mod input;
 pub mod limits;
+pub mod listen;
 pub mod player;
+pub mod proxy;
 pub mod ssh;
 pub mod store;
 
@@ -22,10 +25,16 @@ use std::time::{Duration, Instant};
 pub struct ServeArgs {
     pub listen: String,
     pub data: PathBuf,
-    /// The host key's file (default: `host_ed25519` in the data folder).
+    /// The host key's file (default: `host_ed25519` in the data folder). Servers behind
+    /// one address share one, so clients see one host.
     pub host_key: Option<PathBuf>,
+    /// The players' database: a `postgres://` URL or an SQLite file (default: the SQLite
+    /// file in the data folder).
+    pub database: Option<String>,
     /// The limits' file (TOML; default: the built-in limits).
     pub config: Option<PathBuf>,
+    /// Every connection starts with a PROXY header (also `proxy-protocol` in the file).
+    pub proxy_protocol: bool,
 }
 
 /// The players' database, in the data folder.
@@ -72,13 +81,15 @@ pub fn serve(args: ServeArgs) -> i32 {
         eprintln!("termdoku: {}: {e}", args.data.display());
         return 2;
     }
-    let store = match store::SqliteStore::open(&args.data.join(DATABASE)) {
-        Ok(s) => Arc::new(s),
+    let database = store::Database::from_arg(args.database.as_deref(), &args.data.join(DATABASE));
+    let store = match database.open() {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("termdoku: {e}");
             return 2;
         }
     };
+    println!("termdoku serve: database {}", database.shown());
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
@@ -100,6 +111,13 @@ pub fn serve(args: ServeArgs) -> i32 {
             return 1;
         }
     };
+    let dailies = match daily::Dailies::start(Arc::clone(&store) as Arc<dyn store::Store>) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("termdoku: daily puzzles: {e}");
+            return 1;
+        }
+    };
     let shared = Arc::new(ssh::Shared {
         store,
         sessions: player::Sessions::default(),
@@ -108,8 +126,10 @@ pub fn serve(args: ServeArgs) -> i32 {
         gate: Arc::default(),
         auth_rate: limits::AuthRate::default(),
         hints: Some(hints),
+        dailies: Some(dailies),
     });
-    runtime.block_on(run(args, key, shared, stop))
+    let proxy_protocol = args.proxy_protocol || config.proxy_protocol;
+    runtime.block_on(run(args, key, shared, stop, proxy_protocol))
 }
 
 async fn run(
@@ -117,6 +137,7 @@ async fn run(
     key: russh::keys::PrivateKey,
     shared: Arc<ssh::Shared>,
     stop: Arc<AtomicBool>,
+    proxy_protocol: bool,
 ) -> i32 {
     let listener = match tokio::net::TcpListener::bind(&args.listen).await {
         Ok(l) => l,
@@ -146,13 +167,18 @@ async fn run(
         ..Default::default()
     });
     if let Ok(at) = listener.local_addr() {
-        println!("termdoku serve: listening on {at}");
+        let proxied = if proxy_protocol {
+            " (PROXY protocol: every connection must start with its header)"
+        } else {
+            ""
+        };
+        println!("termdoku serve: listening on {at}{proxied}");
     }
-    let mut server = ssh::Server {
+    let server = ssh::Server {
         shared: Arc::clone(&shared),
     };
-    let running = russh::server::Server::run_on_socket(&mut server, config, &listener);
-    let handle = running.handle();
+    let (shutdown, _) = tokio::sync::broadcast::channel::<String>(1);
+    let running = listen::accept(server, config, &listener, proxy_protocol, shutdown.clone());
     let signalled = async {
         while !stop.load(Ordering::Relaxed) {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -175,7 +201,7 @@ async fn run(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // Whatever remains (a client still connecting) is disconnected.
-    handle.shutdown("server stopping".into());
+    let _ = shutdown.send("server stopping".into());
     tokio::time::sleep(Duration::from_millis(100)).await;
     0
 }

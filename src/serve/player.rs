@@ -4,14 +4,17 @@
 
 use super::config::Limits;
 use super::console::{ChannelOut, RemoteConsole};
+use super::daily::{Dailies, SessionDaily};
 use super::hints::HintPool;
 use super::limits::Control;
 use super::store::{NameTaken, PlayerStore, Store, StoreError};
+use crate::game::daily::Day;
 use crate::game::save::SaveFile;
 use crate::game::{builtin, Game};
 use crate::puzzle::Variant;
 use crate::tui::account::{self, Account, AccountStore, Options};
 use crate::tui::app::{App, Message, Record, Tone};
+use crate::tui::daily::DailyService;
 use crate::tui::effects::Effects;
 use crate::tui::{config::Config, Files, Keeper};
 use ratatui::backend::CrosstermBackend;
@@ -22,8 +25,8 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Who is playing: the key's fingerprint names the player.
 #[derive(Clone, Debug)]
@@ -103,6 +106,9 @@ pub struct Sessions {
 
 /// How long a new session waits for the one it takes over to save and go.
 const TAKEOVER_WAIT: Duration = Duration::from_secs(5);
+/// How often a session asks the database whether a newer one (perhaps on another server)
+/// took over; a write in between finds out at once.
+const OWNER_CHECK: Duration = Duration::from_secs(1);
 
 /// What a session tells the player when a newer one took its place.
 pub const TAKEN_OVER: &str =
@@ -154,6 +160,8 @@ pub struct SessionContext<'a> {
     pub sessions: &'a Sessions,
     pub limits: &'a Limits,
     pub hints: Option<Arc<HintPool>>,
+    /// The daily puzzles (none: no daily entry in the menu).
+    pub dailies: Option<Arc<Dailies>>,
 }
 
 /// Runs one player's session to its end on the calling thread (not an async one): loads
@@ -170,26 +178,40 @@ pub fn run(
     let sessions = cx.sessions;
     let (id, done) = sessions.enter(player, control);
     let stop_all = Arc::clone(&sessions.shutdown);
-    // A watcher ends the loop at shutdown, or when the session is idle or too long.
+    // The player's store once loaded, for the watcher to ask who owns the player.
+    let kept: Arc<OnceLock<Arc<StoreKeeper>>> = Arc::default();
+    // A watcher ends the loop at shutdown, when the session is idle or too long, or when
+    // a newer session took the player over.
     let watcher = {
         let control = Arc::clone(control);
         let done = Arc::clone(&done);
         let limits = cx.limits.clone();
+        let kept = Arc::clone(&kept);
         std::thread::spawn(move || {
+            let mut checked = Instant::now();
             while !done.wait(Duration::from_millis(200)) {
                 if stop_all.load(Ordering::Relaxed) {
                     control.end("termdoku: the server is stopping; your game is saved.");
                 }
                 control.check_time(&limits);
+                if let Some(keeper) = kept.get().filter(|_| checked.elapsed() >= OWNER_CHECK) {
+                    checked = Instant::now();
+                    keeper.check_owner();
+                }
             }
         })
     };
     let stop = &control.stop;
-    let started = load(cx.store, player, client).and_then(|(app, files)| {
-        let mouse = app.config.display.mouse;
-        let term = open_terminal(out, client.size, mouse).map_err(|e| e.to_string())?;
-        Ok((term, (app, files)))
-    });
+    let started = load(cx.store, cx.dailies.as_ref(), player, client, control).and_then(
+        |(app, files, keeper)| {
+            if let Some(keeper) = keeper {
+                let _ = kept.set(keeper);
+            }
+            let mouse = app.config.display.mouse;
+            let term = open_terminal(out, client.size, mouse).map_err(|e| e.to_string())?;
+            Ok((term, (app, files)))
+        },
+    );
     let (mut term, (mut app, files)) = match started {
         Ok(both) => both,
         Err(e) => {
@@ -254,9 +276,11 @@ fn open_terminal(
 /// their data are told in the game, as the local player does.
 fn load(
     store: &dyn Store,
+    dailies: Option<&Arc<Dailies>>,
     player: &Player,
     client: &ClientTerminal,
-) -> Result<(App, Files), String> {
+    control: &Arc<Control>,
+) -> Result<(App, Files, Option<Arc<StoreKeeper>>), String> {
     let mut notes: Vec<String> = Vec::new();
     // Nothing is opened for a guest: opening makes the player's row.
     let opened = (!player.guest).then(|| store.open(&player.fingerprint));
@@ -339,13 +363,29 @@ fn load(
             tone: Tone::Warning,
         });
     }
-    let files = match kept {
-        Some(p) => {
-            let keeper = Arc::new(StoreKeeper {
-                store: Mutex::new(p),
-                deleted: AtomicBool::new(false),
-                fingerprint: player.fingerprint.clone(),
-            });
+    let keeper = kept.map(|p| {
+        Arc::new(StoreKeeper {
+            store: Mutex::new(p),
+            deleted: AtomicBool::new(false),
+            fingerprint: player.fingerprint.clone(),
+            control: Arc::clone(control),
+        })
+    });
+    let owner = keeper.clone();
+    let daily = dailies.map(|dailies| {
+        let mut d = crate::tui::daily::Daily::new(Day::today());
+        // A resumed daily is still ranked when solved.
+        d.playing = dailies.which(app.game.puzzle(), Day::today());
+        app.daily = Some(d);
+        Arc::new(SessionDaily {
+            dailies: Arc::clone(dailies),
+            keeper: keeper.clone(),
+            fingerprint: player.fingerprint.clone(),
+            guest: player.guest,
+        }) as Arc<dyn DailyService>
+    });
+    let files = match keeper {
+        Some(keeper) => {
             Files {
                 // Only named in a message when saving fails.
                 game: Some(PathBuf::from("the server's database")),
@@ -353,6 +393,7 @@ fn load(
                 banner: None,
                 keeper: Some(keeper.clone() as Arc<dyn Keeper>),
                 account: Some(keeper as Arc<dyn AccountStore>),
+                daily,
             }
         }
         None => Files {
@@ -365,46 +406,99 @@ fn load(
             }),
             keeper: None,
             account: None,
+            daily,
         },
     };
-    Ok((app, files))
+    Ok((app, files, owner))
 }
 
-/// The player's store as the player's background writer and account screen call it.
-struct StoreKeeper {
+/// The player's store as the player's background writer, account and daily screens
+/// call it.
+pub struct StoreKeeper {
     store: Mutex<Box<dyn PlayerStore>>,
     /// The player deleted their data: nothing is written any more.
     deleted: AtomicBool,
     fingerprint: String,
+    /// Ends the session when a newer one took the player over.
+    control: Arc<Control>,
 }
 
 impl StoreKeeper {
-    fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn PlayerStore>> {
+    pub(super) fn store(&self) -> std::sync::MutexGuard<'_, Box<dyn PlayerStore>> {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A store error, logged; the player is told it was the server's.
     fn failed(&self, e: &StoreError) -> String {
+        if self.lost(e) {
+            return TAKEN_OVER.into();
+        }
         tracing::warn!(player = %self.fingerprint, error = %e, "store");
         "the server could not do it; please try again later.".into()
+    }
+
+    /// Whether the error says a newer session owns the player; if so this one ends.
+    fn lost(&self, e: &StoreError) -> bool {
+        let lost = matches!(e, StoreError::TakenOver { .. });
+        if lost {
+            self.taken_over();
+        }
+        lost
+    }
+
+    /// What the player is told when the error says a newer session took over (this one
+    /// then ends); None for any other error.
+    pub(super) fn refusal(&self, e: &StoreError) -> Option<String> {
+        self.lost(e).then(|| TAKEN_OVER.to_string())
+    }
+
+    /// Ends the session: a newer one (here or on another server) owns the player.
+    fn taken_over(&self) {
+        if self.control.reason().is_none() {
+            tracing::info!(player = %self.fingerprint, "a newer session took over");
+        }
+        self.control.end(TAKEN_OVER);
+    }
+
+    /// A write: refused (and the session ended) once a newer session owns the player.
+    fn write(
+        &self,
+        write: impl FnOnce(&mut dyn PlayerStore) -> Result<(), StoreError>,
+    ) -> std::io::Result<()> {
+        let mut p = self.store();
+        if self.deleted.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        match write(p.as_mut()) {
+            Ok(()) => Ok(()),
+            // Not an error the player needs: the session is ending.
+            Err(e) if self.lost(&e) => Ok(()),
+            Err(e) => Err(std::io::Error::other(e)),
+        }
+    }
+
+    /// Ends the session if a newer one (on any server) owns the player.
+    fn check_owner(&self) {
+        let mut p = self.store();
+        if self.deleted.load(Ordering::SeqCst) {
+            return;
+        }
+        match p.is_current() {
+            Ok(true) => {}
+            Ok(false) => self.taken_over(),
+            // Asked again next time; a write would fail the same way and say so.
+            Err(e) => tracing::debug!(player = %self.fingerprint, error = %e, "owner check"),
+        }
     }
 }
 
 impl Keeper for StoreKeeper {
     fn save_game(&self, save: &SaveFile) -> std::io::Result<()> {
-        let mut p = self.store();
-        if self.deleted.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-        p.save_game(save).map_err(std::io::Error::other)
+        self.write(|p| p.save_game(save))
     }
 
     fn save_records(&self, records: &[Record]) -> std::io::Result<()> {
-        let mut p = self.store();
-        if self.deleted.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-        p.add_records(records).map_err(std::io::Error::other)
+        self.write(|p| p.add_records(records))
     }
 }
 

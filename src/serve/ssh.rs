@@ -28,9 +28,11 @@ pub struct Shared {
     pub gate: Arc<Gate>,
     pub auth_rate: AuthRate,
     pub hints: Option<Arc<HintPool>>,
+    pub dailies: Option<Arc<super::daily::Dailies>>,
 }
 
 /// Makes a [`Connection`] for each client.
+#[derive(Clone)]
 pub struct Server {
     pub shared: Arc<Shared>,
 }
@@ -168,6 +170,7 @@ impl Connection {
                     sessions: &shared.sessions,
                     limits: &shared.limits,
                     hints: shared.hints.clone(),
+                    dailies: shared.dailies.clone(),
                 };
                 player::run(&cx, &player, &client, &control, console, out)
             });

@@ -49,6 +49,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
     {
         return Err(format!("`{c}` cannot be in a name ({NAME_RULES})."));
     }
+    // The leaderboard shows players without a name as `anonymous-` and a piece of their key.
+    if name.to_ascii_lowercase().starts_with("anonymous") {
+        return Err("Names starting with `anonymous` are kept for players without one.".into());
+    }
     Ok(())
 }
 

@@ -83,6 +83,8 @@ pub const TRAIN: &str = "train a technique";
 pub const RULES: &str = "rules of this variant";
 /// A served player's options and account (only when served).
 pub const ACCOUNT: &str = "options and account";
+/// Today's daily puzzles and their leaderboard (only when served).
+pub const DAILY: &str = "daily puzzle and leaderboard";
 /// The picker's entry starts so (and names the file).
 pub const PUZZLES_OF: &str = "puzzles of ";
 
@@ -107,6 +109,8 @@ pub enum Outcome {
     Train,
     /// A served player's options and account.
     Account,
+    /// The daily puzzles' screen.
+    Daily,
 }
 
 impl NewGame {
@@ -210,6 +214,7 @@ impl NewGame {
                     Some(TRAIN) => Outcome::Train,
                     Some(RULES) => Outcome::Rules,
                     Some(ACCOUNT) => Outcome::Account,
+                    Some(DAILY) => Outcome::Daily,
                     Some(p) if p.starts_with(PUZZLES_OF) => Outcome::Picker,
                     _ => {
                         self.step = Step::File {
@@ -419,6 +424,9 @@ impl App {
         if self.account.is_some() {
             // A served player must not read the server's files.
             self.menus.new_game.remove_entry(FROM_FILE);
+            if self.daily.is_some() {
+                self.menus.new_game.add_entry(DAILY);
+            }
             self.menus.new_game.add_entry(ACCOUNT);
         }
         self.screen = Screen::NewGame;
@@ -514,6 +522,7 @@ impl App {
             },
             Screen::Train => self.train_menu_key(key),
             Screen::Account => self.account_key(key),
+            Screen::Daily => self.daily_key(key),
             // The help screen's own keys: the rules page, and paging.
             Screen::Help if key == Key::Char('r') => self.open_rules(),
             Screen::Help if matches!(key, Key::Char(' ' | 'b') | Key::PageDown | Key::PageUp) => {
@@ -553,6 +562,7 @@ impl App {
                 self.open_train_menu();
             }
             Outcome::Account => self.open_account(),
+            Outcome::Daily => self.open_daily(),
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod app;
 pub mod config;
+pub mod daily;
 pub mod effects;
 pub mod keys;
 pub mod menu;
@@ -331,6 +332,7 @@ pub fn play(args: PlayArgs) -> i32 {
         banner,
         keeper: None,
         account: None,
+        daily: None,
     };
     let status = match run(&mut app, &files) {
         Ok(()) => 0,
@@ -437,6 +439,8 @@ pub struct Files {
     pub keeper: Option<Arc<dyn Keeper>>,
     /// A served player's account (options, name, export, deletion).
     pub account: Option<Arc<dyn account::AccountStore>>,
+    /// A served player's daily puzzles and leaderboard.
+    pub daily: Option<Arc<dyn daily::DailyService>>,
 }
 
 /// Keeps a player's game and records somewhere other than the files (`serve`'s store).
@@ -822,6 +826,7 @@ fn event_loop<W: Write, C: Console>(
                             if let Some(key) = convert(k) {
                                 let changed = app.handle_key(key);
                                 app.serve_account(saver.files.account.as_ref());
+                                redraw |= app.serve_daily(saver.files.daily.as_ref());
                                 let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
                                 redraw |= changed.max(worked) != app::Changed::Nothing;
                             }
@@ -833,6 +838,7 @@ fn event_loop<W: Write, C: Console>(
                                     ratatui::layout::Rect::new(0, 0, size.width, size.height);
                                 redraw |= app.handle_mouse(m, area);
                                 app.serve_account(saver.files.account.as_ref());
+                                redraw |= app.serve_daily(saver.files.daily.as_ref());
                                 let worked = effects::carry_out(app, &mut effects, HINT_WAIT);
                                 redraw |= worked != app::Changed::Nothing;
                             }
@@ -865,6 +871,8 @@ fn event_loop<W: Write, C: Console>(
             }
         }
         redraw |= effects::deliver(app, &mut effects) != app::Changed::Nothing;
+        // A daily puzzle being prepared is asked for again.
+        redraw |= app.serve_daily(saver.files.daily.as_ref());
         let now = Instant::now();
         app.tick(now.duration_since(last).as_millis() as u64);
         last = now;

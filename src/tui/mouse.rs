@@ -83,6 +83,8 @@ impl App {
                 true
             }
             (Screen::Stats | Screen::Rules, Mouse::Click(..)) => self.menu_key(Key::Esc),
+            // The daily screen is read and chosen from with keys; a click goes back.
+            (Screen::Daily, Mouse::Click(..)) => self.menu_key(Key::Esc),
             (Screen::Account, Mouse::Click(x, y)) => {
                 let Some(a) = &self.account else {
                     return false;
@@ -117,7 +119,7 @@ impl App {
                     a.list.step(by);
                 }
             }
-            Screen::Stats | Screen::Rules => {
+            Screen::Stats | Screen::Rules | Screen::Daily => {
                 self.menu_key(if by < 0 { Key::Up } else { Key::Down });
             }
             Screen::Help => {

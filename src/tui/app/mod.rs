@@ -50,6 +50,8 @@ pub enum Screen {
     Page,
     /// A served player's options and account (`App::account`).
     Account,
+    /// A served player's daily puzzles and their leaderboard (`App::daily`).
+    Daily,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +238,8 @@ pub struct App {
     pub utf8: bool,
     /// A served player's options and account; `None` for a local player.
     pub account: Option<super::account::Account>,
+    /// A served player's daily puzzles; `None` for a local player.
+    pub daily: Option<super::daily::Daily>,
 }
 
 impl App {
@@ -293,6 +297,7 @@ impl App {
             page_scroll: 0,
             utf8,
             account: None,
+            daily: None,
         })
     }
 
@@ -428,7 +433,8 @@ impl App {
             | Screen::Stats
             | Screen::Rules
             | Screen::Train
-            | Screen::Account => {
+            | Screen::Account
+            | Screen::Daily => {
                 self.update_menus(cmd);
                 Changed::View
             }
@@ -475,6 +481,11 @@ impl App {
         self.stash = None;
         self.game = Game::new(puzzle);
         self.game.count_mistakes = self.config.game.count_mistakes;
+        // Whatever it is, it is not the daily (opening the daily marks it so afterwards).
+        if let Some(d) = &mut self.daily {
+            d.playing = None;
+            d.waiting = None;
+        }
         self.screen = Screen::Play;
         self.hint = None;
         self.pending = None;

@@ -114,6 +114,7 @@ impl App {
             hints: self.game.assists.hints,
         });
         self.note_solved_in_file();
+        self.note_daily_solve();
     }
 
     /// Reports a refused move: a board change, or a message (or nothing) when refused.

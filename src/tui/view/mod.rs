@@ -3,6 +3,7 @@
 //! not even the grid fits.
 
 pub mod board;
+pub mod daily;
 pub mod layout;
 pub mod menu;
 pub mod page;
@@ -43,6 +44,13 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     match app.screen {
         Screen::Help => help(app, area, buf),
         Screen::Page => page::draw(app, area, buf),
+        Screen::Daily => {
+            if let Some(d) = &app.daily {
+                let t = &app.theme;
+                let styles = (t.title, t.message, t.error);
+                daily::draw(d, app.message.as_ref(), area, styles, buf);
+            }
+        }
         Screen::Stats => stats::draw(
             &app.menus.stats,
             app.menus.scroll,
