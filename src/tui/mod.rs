@@ -492,6 +492,12 @@ impl<'a> Saver<'a> {
         let Some(path) = &self.files.game else {
             return;
         };
+        // The previous move's save first: with at most one save in flight, a crash or a
+        // kill loses at most the last move, however far behind a loaded disk or database
+        // falls (without this wait the writer's coalescing let a killed server under load
+        // lose several). Saves take milliseconds, so a key rarely waits; a stuck disk
+        // holds each key at most this long, and then its warning shows.
+        self.writer.wait(self.last, SAVE_BEFORE_NEXT);
         // While training, the save keeps the game put aside, not the drill.
         let (game, cursor, pencil) = app.saved_game();
         let mut file = SaveFile::from_game(game, cursor, pencil);
@@ -784,6 +790,8 @@ fn with_terminal<T>(
 /// How long a key waits for slow work (a hint) before play goes on and the answer shows
 /// when it comes: most hints take far less, and then show with no message in between.
 const HINT_WAIT: Duration = Duration::from_millis(150);
+/// How long a move's save waits for the previous one (see `save`).
+const SAVE_BEFORE_NEXT: Duration = Duration::from_secs(1);
 
 fn event_loop<W: Write, C: Console>(
     app: &mut App,
