@@ -879,6 +879,28 @@ mod load {
         pub kill_after: Duration,
     }
 
+    impl Plan {
+        /// The CI-sized run: 10 keys/s for 4 s, killed after 3.
+        pub fn quick(sessions: usize) -> Plan {
+            Plan {
+                sessions,
+                keys_per_second: 10,
+                seconds: 4,
+                kill_after: Duration::from_secs(3),
+            }
+        }
+
+        /// The load: 50 sessions, 10 keys/s, killed after 20 s.
+        pub fn full() -> Plan {
+            Plan {
+                sessions: 50,
+                keys_per_second: 10,
+                seconds: 25,
+                kill_after: Duration::from_secs(20),
+            }
+        }
+    }
+
     struct Client;
 
     impl client::Handler for Client {
@@ -1167,15 +1189,7 @@ mod load {
 #[test]
 fn after_kill_9_mid_load_every_game_holds_all_moves_but_the_last() {
     let tmp = tempfile::tempdir().unwrap();
-    load::run(
-        tmp.path(),
-        load::Plan {
-            sessions: 5,
-            keys_per_second: 10,
-            seconds: 4,
-            kill_after: Duration::from_secs(3),
-        },
-    );
+    load::run(tmp.path(), load::Plan::quick(5));
 }
 
 /// The same on two servers sharing PostgreSQL, both killed mid-load.
@@ -1185,17 +1199,7 @@ fn after_kill_9_mid_load_on_two_servers_sharing_postgres_every_game_is_kept() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    load::run_on(
-        tmp.path(),
-        load::Plan {
-            sessions: 6,
-            keys_per_second: 10,
-            seconds: 4,
-            kill_after: Duration::from_secs(3),
-        },
-        2,
-        Some(&pg.database()),
-    );
+    load::run_on(tmp.path(), load::Plan::quick(6), 2, Some(&pg.database()));
 }
 
 /// The full load test, by hand (not in CI): 50 sessions, 10 keys/s each, for 20 s, then
@@ -1204,15 +1208,7 @@ fn after_kill_9_mid_load_on_two_servers_sharing_postgres_every_game_is_kept() {
 #[ignore]
 fn full_load() {
     let tmp = tempfile::tempdir().unwrap();
-    load::run(
-        tmp.path(),
-        load::Plan {
-            sessions: 50,
-            keys_per_second: 10,
-            seconds: 25,
-            kill_after: Duration::from_secs(20),
-        },
-    );
+    load::run(tmp.path(), load::Plan::full());
 }
 
 /// The full load test on two servers sharing PostgreSQL, by hand:
@@ -1225,15 +1221,5 @@ fn full_load_on_two_servers_sharing_postgres() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    load::run_on(
-        tmp.path(),
-        load::Plan {
-            sessions: 50,
-            keys_per_second: 10,
-            seconds: 25,
-            kill_after: Duration::from_secs(20),
-        },
-        2,
-        Some(&pg.database()),
-    );
+    load::run_on(tmp.path(), load::Plan::full(), 2, Some(&pg.database()));
 }

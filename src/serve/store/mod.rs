@@ -67,6 +67,18 @@ pub enum StoreError {
     TakenOver { player: i64 },
 }
 
+impl StoreError {
+    /// A stored part of a player that cannot be read (the same on every backend).
+    pub fn corrupt(at: &str, what: &'static str, player: i64, reason: impl ToString) -> Self {
+        StoreError::Corrupt {
+            at: at.to_string(),
+            what,
+            player,
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// An error with what caused it ("error connecting to server: Connection refused"): the
 /// PostgreSQL client's errors say little more than their kind on their own.
 fn with_causes(e: &dyn std::error::Error) -> String {

@@ -460,12 +460,7 @@ impl PostgresPlayer {
     }
 
     fn corrupt(&self, what: &'static str, reason: impl ToString) -> StoreError {
-        StoreError::Corrupt {
-            at: self.at.clone(),
-            what,
-            player: self.id,
-            reason: reason.to_string(),
-        }
+        StoreError::corrupt(&self.at, what, self.id, reason)
     }
 
     /// A write transaction of this session, refused when a newer one owns the player.
