@@ -67,6 +67,19 @@ pub enum StoreError {
     TakenOver { player: i64 },
 }
 
+/// Why a write did not happen: the database (`E`, the backend's error) failed, or another
+/// session owns the player.
+pub(super) enum Refused<E> {
+    Db(E),
+    TakenOver,
+}
+
+impl<E> From<E> for Refused<E> {
+    fn from(e: E) -> Refused<E> {
+        Refused::Db(e)
+    }
+}
+
 impl StoreError {
     /// A stored part of a player that cannot be read (the same on every backend).
     pub fn corrupt(at: &str, what: &'static str, player: i64, reason: impl ToString) -> Self {

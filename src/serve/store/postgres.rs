@@ -425,17 +425,7 @@ struct PostgresPlayer {
     history: Option<[Vec<String>; 2]>,
 }
 
-/// Why a write did not happen: the database failed, or another session owns the player.
-enum Refused {
-    Db(postgres::Error),
-    TakenOver,
-}
-
-impl From<postgres::Error> for Refused {
-    fn from(e: postgres::Error) -> Refused {
-        Refused::Db(e)
-    }
-}
+type Refused = super::Refused<postgres::Error>;
 
 impl PostgresPlayer {
     fn conn(&self) -> Result<Conn, StoreError> {

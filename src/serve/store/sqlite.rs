@@ -287,17 +287,7 @@ struct SqlitePlayer {
     history: Option<[Vec<String>; 2]>,
 }
 
-/// Why a write did not happen: the database failed, or another session owns the player.
-enum Refused {
-    Db(rusqlite::Error),
-    TakenOver,
-}
-
-impl From<rusqlite::Error> for Refused {
-    fn from(e: rusqlite::Error) -> Refused {
-        Refused::Db(e)
-    }
-}
+type Refused = super::Refused<rusqlite::Error>;
 
 impl SqlitePlayer {
     fn fail(&self, source: rusqlite::Error) -> StoreError {
