@@ -74,6 +74,16 @@ pub(super) enum Refused<E> {
     TakenOver,
 }
 
+impl<E> Refused<E> {
+    /// The store error of a refused write of `player`, a database failure told by `fail`.
+    pub(super) fn into_error(self, player: i64, fail: impl FnOnce(E) -> StoreError) -> StoreError {
+        match self {
+            Refused::Db(e) => fail(e),
+            Refused::TakenOver => StoreError::TakenOver { player },
+        }
+    }
+}
+
 impl<E> From<E> for Refused<E> {
     fn from(e: E) -> Refused<E> {
         Refused::Db(e)

@@ -443,10 +443,7 @@ impl PostgresPlayer {
     }
 
     fn refused(&self, r: Refused) -> StoreError {
-        match r {
-            Refused::Db(e) => self.fail(e),
-            Refused::TakenOver => StoreError::TakenOver { player: self.id },
-        }
+        r.into_error(self.id, |e| self.fail(e))
     }
 
     fn corrupt(&self, what: &'static str, reason: impl ToString) -> StoreError {
