@@ -32,6 +32,10 @@ fn parse_reference(text: &str) -> Vec<Reference> {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
+        // Steps are indented three spaces; a forcing step's chains follow it indented two.
+        if line.starts_with("  ") && !line.starts_with("   ") {
+            continue;
+        }
         if line.starts_with(' ') {
             if let Some(r) = out.last_mut() {
                 r.path.push(line.trim().to_string());

@@ -638,6 +638,7 @@ fn search(
             chain.iter().any(|n| n.cells.len() > 1)
         }
     };
+    let hodoku = ctx.cache.hodoku_path.get();
     let (mut off, mut on) = (Walk::new(g), Walk::new(g));
     // Nice loops: the start's weak partners as bits, asked for every node reached.
     let mut weak_of_s = vec![0u64; g.nodes.len().div_ceil(64)];
@@ -650,6 +651,10 @@ fn search(
         if kind == Kind::Xy
             && !(single(s) && ctx.cand[g.nodes[s].cells.first().unwrap_or(0)].len() == 2)
         {
+            continue;
+        }
+        // HoDoKu's AICs start from a candidate's table, never from a group.
+        if kind == Kind::Aic && hodoku && !single(s) {
             continue;
         }
         if kind == Kind::NiceLoop {
@@ -681,19 +686,36 @@ fn search(
                 let chain = nodes_of(g, &st);
                 (!grouped || uses_group(&chain)).then_some(chain)
             };
+            // On HoDoKu's path an AIC ends on a single candidate too, takes out at least two
+            // candidates when its ends hold one digit (one would be a discontinuous nice
+            // loop) and both cross candidates when they differ (its `checkAics`).
+            let hodoku_aic = kind == Kind::Aic && hodoku;
+            if hodoku_aic && !single(e) {
+                continue;
+            }
             match kind {
                 Kind::X | Kind::Xy | Kind::Aic => {
                     // s or e is true.
                     let mut elims = Vec::new();
                     if a.digit == b.digit {
                         elims = seeing_both(ctx, a.cells, b.cells, a.digit);
+                        if hodoku_aic && elims.len() < 2 {
+                            continue;
+                        }
                     } else if kind == Kind::Aic && single(s) && single(e) {
                         let (ca, cb) = (a.cells.first().unwrap_or(0), b.cells.first().unwrap_or(0));
                         if ca != cb && ctx.geo.sees(ca, cb) {
-                            if ctx.cand[ca].contains(b.digit) {
+                            let (x, y) = (
+                                ctx.cand[ca].contains(b.digit),
+                                ctx.cand[cb].contains(a.digit),
+                            );
+                            if hodoku_aic && !(x && y) {
+                                continue;
+                            }
+                            if x {
                                 elims.push(Candidate::new(ca, b.digit));
                             }
-                            if ctx.cand[cb].contains(a.digit) {
+                            if y {
                                 elims.push(Candidate::new(cb, a.digit));
                             }
                         }

@@ -93,18 +93,22 @@ impl<'a> Engine<'a> {
             pairs: Default::default(),
             nets: std::cell::RefCell::new(vec![None; ctx.geo.cell_count() * 32]),
             known: Default::default(),
+            groups: Vec::new(),
+            groups_of_house: Vec::new(),
         }
     }
 
     pub(super) fn root(&self) -> Branch {
         let n = self.ctx.geo.cell_count();
         let stride = 2 * (usize::from(self.ctx.geo.max_digit()) + 1);
+        // Group facts take the slots past the cells'.
+        let slots = n + self.groups.len();
         Branch {
             cand: self.ctx.cand.clone(),
             value: (0..n).map(|c| self.ctx.grid.value(c)).collect(),
             open: self.ctx.digit.clone(),
             placed: self.placed.clone(),
-            parent: vec![UNSET; n * stride],
+            parent: vec![UNSET; slots * stride],
             stride,
             derived: Vec::new(),
             why: Vec::new(),
@@ -121,6 +125,9 @@ impl<'a> Engine<'a> {
             return;
         }
         let (c, d, on) = unfact(f);
+        if self.group_of(c).is_some() {
+            return self.derive_group(b, f, parent, queue);
+        }
         let g = self.ctx.geo;
         if on {
             if b.value[c] == d {
@@ -186,6 +193,11 @@ impl<'a> Engine<'a> {
             let f = queue[head];
             head += 1;
             let (c, d, on) = unfact(f);
+            if let Some(k) = self.group_of(c) {
+                self.group_effects(b, k, d, on, f, queue);
+                continue;
+            }
+            let groups = mode == Mode::Chain && !self.groups.is_empty();
             for &h in &self.special_of[c] {
                 if mode == Mode::Chain {
                     self.house_rule(b, h, f, true, queue);
@@ -223,6 +235,9 @@ impl<'a> Engine<'a> {
                         self.derive(b, fact(p, d, false), f, queue);
                     }
                 }
+                if groups {
+                    self.groups_after_on(b, c, d, f, queue);
+                }
             } else {
                 // Naked single.
                 if b.value[c] == 0 && b.cand[c].len() == 1 {
@@ -239,6 +254,9 @@ impl<'a> Engine<'a> {
                         continue;
                     }
                     self.hidden(b, h, d, f, mode, queue);
+                }
+                if groups && b.contradiction.is_none() {
+                    self.groups_after_off(b, c, d, f, queue);
                 }
             }
         }

@@ -29,6 +29,7 @@
 //! `text` (traces and step text; chain text shared with `chains` is in `chain_text`).
 
 mod engine;
+mod groups;
 mod known;
 mod nesting;
 mod run_cases;
@@ -219,6 +220,11 @@ pub(super) struct Engine<'a> {
     nets: std::cell::RefCell<Vec<Option<Vec<Fact>>>>,
     /// Known nets as bit sets, set up by each known-nesting search: see [`Known`].
     known: std::cell::RefCell<Known>,
+    /// Group nodes of forcing chains (empty when off): their facts are numbered as cells
+    /// past the grid's (see [`groups`]).
+    groups: Vec<groups::Group>,
+    /// Per house, its groups.
+    groups_of_house: Vec<Vec<usize>>,
 }
 
 /// Sweeps of known-net nesting over every candidate (each learns from the one before).
@@ -247,6 +253,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     // As in HoDoKu's forcing chains, a placement removes its cell's other candidates as
     // links of the chain (r5c4=3 -> r5c4<>4 -> r5c6=4).
     e.cell_links = info.id == "forcing-chain";
+    if e.cell_links && ctx.cache.hodoku_path.get() && ctx.t.all_complete {
+        e.use_groups();
+    }
     if is_net(info.id) {
         let mut reach = Vec::new();
         search(&e, info, Mode::Net, sink, &mut reach)?;

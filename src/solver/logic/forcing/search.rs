@@ -450,7 +450,7 @@ pub(super) fn verity(
             continue;
         }
         let (c, d, on) = unfact(f);
-        if ctx.grid.value(c) != 0 || !ctx.cand[c].contains(d) {
+        if e.group_of(c).is_some() || ctx.grid.value(c) != 0 || !ctx.cand[c].contains(d) {
             continue;
         }
         let ends: Vec<(&Branch, Fact)> = branches.iter().map(|&b| (b, f)).collect();

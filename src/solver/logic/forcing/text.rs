@@ -43,8 +43,12 @@ impl Engine<'_> {
         let mut guard = 0;
         while cur != NONE && cur != UNSET && guard < 200 {
             let (c, d, on) = unfact(cur);
+            let cells = match self.group_of(c) {
+                Some(k) => self.group_cells(k, d).iter().collect(),
+                None => vec![c],
+            };
             out.push(ChainNode {
-                cells: vec![c],
+                cells,
                 digit: d,
                 on,
                 als: Vec::new(),
