@@ -231,6 +231,39 @@ fn hodoku_agreement() {
     assert!(n > 0, "no ratings read from {path}");
 }
 
+/// `TERMDOKU_HODOKU_DEBUG=N:S:technique`: every instance of the technique at step S of
+/// puzzle N of the reference file (after termdoku's first S-1 steps), for finding why a
+/// path leaves HoDoKu's.
+#[test]
+fn hodoku_debug_one_position() {
+    let (Ok(path), Ok(spec)) = (
+        std::env::var("TERMDOKU_HODOKU_RATINGS"),
+        std::env::var("TERMDOKU_HODOKU_DEBUG"),
+    ) else {
+        return;
+    };
+    let f: Vec<&str> = spec.split(':').collect();
+    let (n, s): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+    let refs = parse_reference(&std::fs::read_to_string(&path).unwrap());
+    let r = &refs[n - 1];
+    let p = parse_line(r.puzzle.as_bytes(), Variant::Standard, "ref", 1)
+        .unwrap()
+        .unwrap();
+    let (steps, _) = rate::solve_path(&p);
+    let mut grid = termdoku::puzzle::Grid::from_puzzle(&p);
+    for st in &steps[..s - 1] {
+        termdoku::solver::logic::apply(&mut grid, st);
+    }
+    println!("HoDoKu: {}", r.path.get(s - 1).map_or("", |x| x.as_str()));
+    println!("termdoku: {}", steps[s - 1].name());
+    for t in f[2].split(',') {
+        for st in termdoku::solver::logic::find_all_on_path(&grid, t) {
+            let text = st.explain(grid.geometry(), termdoku::solver::logic::Detail::Full);
+            println!("{t}: {}\n    {text}", show(&effect_of_step(&st)));
+        }
+    }
+}
+
 #[test]
 fn hodoku_lines_are_read_as_placements_and_eliminations() {
     let e = effect_of_line("Locked Triple: 4,6,8 in r7c123 => r7c5,r9c2<>4, r7c589<>8");

@@ -116,7 +116,7 @@ fn compare(a: &Key, b: &Key, order: Order) -> Ordering {
     match order {
         Order::Chains => {
             // Steps that place a digit come first.
-            let placing = b.places.is_empty().cmp(&a.places.is_empty());
+            let placing = a.places.is_empty().cmp(&b.places.is_empty());
             if placing != Ordering::Equal {
                 return placing;
             }
@@ -131,7 +131,7 @@ fn compare(a: &Key, b: &Key, order: Order) -> Ordering {
             a.length.cmp(&b.length)
         }
         Order::Tabling => {
-            let placing = b.places.is_empty().cmp(&a.places.is_empty());
+            let placing = a.places.is_empty().cmp(&b.places.is_empty());
             if placing != Ordering::Equal {
                 return placing;
             }
@@ -206,6 +206,26 @@ mod tests {
         let short = chain_step("aic", 6, &[(3, 5)]);
         let got = best(vec![long, short], Order::Chains).unwrap();
         assert_eq!(got.pattern, chain_step("aic", 6, &[]).pattern);
+    }
+
+    #[test]
+    fn a_step_that_places_comes_before_any_that_only_removes() {
+        let info = technique("forcing-chain").unwrap();
+        let chains = |n: usize| Pattern::Chains {
+            chains: vec![vec![ChainNode::default(); n]],
+        };
+        let removes = Step::new(info, chains(3)).eliminate(vec![
+            Candidate::new(0, 1),
+            Candidate::new(1, 1),
+            Candidate::new(2, 1),
+        ]);
+        let places = Step::new(info, chains(12)).place(80, 9);
+        for order in [Order::Tabling, Order::Chains] {
+            let got = best(vec![removes.clone(), places.clone()], order).unwrap();
+            assert_eq!(got.placements, places.placements, "{order:?}");
+            let got = best(vec![places.clone(), removes.clone()], order).unwrap();
+            assert_eq!(got.placements, places.placements, "{order:?}");
+        }
     }
 
     #[test]

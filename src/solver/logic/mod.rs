@@ -732,11 +732,22 @@ pub fn find_technique(
 /// All steps of one technique in the current grid (tests, training mode), with a fresh
 /// memory. Unknown ids give nothing.
 pub fn find_all(grid: &Grid, technique_id: &str) -> Vec<Step> {
+    find_all_as(grid, technique_id, false)
+}
+
+/// [`find_all`] as the rating path finds them: on a plain 9x9, with HoDoKu's rules for
+/// which instances count (AIC ends, group nodes in forcing chains).
+pub fn find_all_on_path(grid: &Grid, technique_id: &str) -> Vec<Step> {
+    find_all_as(grid, technique_id, true)
+}
+
+fn find_all_as(grid: &Grid, technique_id: &str, path: bool) -> Vec<Step> {
     let Some(info) = technique(technique_id) else {
         return Vec::new();
     };
     let memory = SolverMemory::new();
     let ctx = Ctx::new(grid, &memory);
+    ctx.cache.hodoku_path.set(path && ctx.geo.is_plain_9x9());
     let mut out = Vec::new();
     let _ = find_with(&ctx, info, &mut |s: Step| {
         if useful(grid, &s) && !out.contains(&s) {
