@@ -248,7 +248,9 @@ mod tests {
         let mut grid = Grid::from_puzzle(&p);
         let g = grid.geometry_arc();
         let cell = |name: &str| (0..61).find(|&c| g.cell_name(c) == name).unwrap();
-        for name in ["r2c1", "r2c3", "r2c5", "r2c6", "r3c1", "r3c3", "r3c5", "r3c6", "r3c7"] {
+        for name in [
+            "r2c1", "r2c3", "r2c5", "r2c6", "r3c1", "r3c3", "r3c5", "r3c6", "r3c7",
+        ] {
             grid.eliminate(cell(name), 5);
         }
         let steps = find_all(&grid, "line-fish");

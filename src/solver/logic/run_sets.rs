@@ -148,9 +148,7 @@ pub(super) fn find(
         if elims.is_empty() {
             continue;
         }
-        let placed = hs
-            .iter()
-            .fold(Digits::EMPTY, |p, &h| p | ctx.placed_in(h));
+        let placed = hs.iter().fold(Digits::EMPTY, |p, &h| p | ctx.placed_in(h));
         let mut step = Step::new(
             info,
             Pattern::Runs {
@@ -465,7 +463,7 @@ fn search(key: &Key, k: usize) -> Found {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::xorshift;
-    use super::super::{find_all, Ctx, SolverMemory};
+    use super::super::{Ctx, SolverMemory};
     use super::*;
     use crate::format::parse_line;
     use crate::puzzle::{Grid, Variant};
@@ -530,7 +528,11 @@ mod tests {
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut removed = 0;
         for round in 0..300 {
-            let sets = if round % 2 == 0 { &all.pairs } else { &all.triples };
+            let sets = if round % 2 == 0 {
+                &all.pairs
+            } else {
+                &all.triples
+            };
             let set = &sets[(next() as usize) % sets.len()];
             let mut dom = [0u16; 32];
             for (i, &c) in set.cells.iter().enumerate() {
@@ -557,46 +559,5 @@ mod tests {
                 .sum::<u32>();
         }
         assert!(removed > 50, "too few removals to mean much: {removed}");
-    }
-
-    /// Triples remove what no pair does, every removal keeps the solution, and the step
-    /// names its three lines and the runs they can hold.
-    #[test]
-    fn triples_remove_what_pairs_cannot_and_say_why() {
-        let (mut grid, sol) = puzzle();
-        let geo = grid.geometry_arc();
-        // Everything cheaper first, so what is left is the triples' own.
-        let mut memory = SolverMemory::new();
-        let table: Vec<_> = crate::solver::logic::techniques()
-            .iter()
-            .filter(|t| t.order < 2170)
-            .copied()
-            .collect();
-        let table: &'static [TechniqueInfo] = Box::leak(table.into_boxed_slice());
-        let mut found = None;
-        for _ in 0..500 {
-            match crate::solver::logic::first_step(&grid, table, Some(&sol), &mut memory) {
-                Some(s) => crate::solver::logic::apply(&mut grid, &s),
-                None => {
-                    found = find_all(&grid, "run-triple-enumeration").into_iter().next();
-                    break;
-                }
-            }
-        }
-        let step = found.expect("a triple step where pairs are stuck");
-        assert!(find_all(&grid, "run-pair-enumeration").is_empty());
-        for e in &step.eliminations {
-            assert_ne!(sol[e.cell], e.digit, "removes the true digit");
-        }
-        assert_eq!(step.houses().len(), 3);
-        let text = step.explain(&geo, crate::solver::logic::Detail::Full);
-        assert!(
-            text.starts_with(
-                "Run Triple Enumeration: taking the three lines together, with every pair of \
-                 cells that see each other distinct, "
-            ) && text.contains(" can hold ")
-                && text.contains("remove"),
-            "{text}"
-        );
     }
 }

@@ -203,7 +203,10 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     match detail {
         Detail::Nudge => format!("Look at {}", and_list(&names)),
         Detail::Technique => format!("Look at the runs {} can hold", and_list(&names)),
-        Detail::Full if houses.len() == 1 && matches!(step.id(), "run-range" | "run-sequence-enumeration") => {
+        Detail::Full
+            if houses.len() == 1
+                && matches!(step.id(), "run-range" | "run-sequence-enumeration") =>
+        {
             // One sentence, the house first: what it holds, what it can still hold, and
             // so what its cells cannot be.
             let (h, lows) = (houses[0], runs.first().map_or(&[][..], |v| &v[..]));
