@@ -538,7 +538,7 @@ mod tests {
             for (i, &c) in set.cells.iter().enumerate() {
                 dom[i] = 1 << (sol[c] - 1);
                 for _ in 0..2 {
-                    if next() % 3 == 0 {
+                    if next().is_multiple_of(3) {
                         dom[i] |= 1 << (next() % 9);
                     }
                 }
