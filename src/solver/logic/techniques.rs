@@ -268,9 +268,9 @@ static TABLE: &[TechniqueInfo] = &[
     info("line-fish", "Line Fish", F::Runs, L::Hard, 170, 2165),
     // Three lines that cross pairwise at once: costlier than pairs, stronger than any
     // pattern a honeycomb's three complete lines allow, and far cheaper than a net.
-    // On request only: on the every-25th sample of the hard honeycombs it took 34-39 steps
-    // a walk of three puzzles, but left the nets' work as it was (353 against 363 steps)
-    // and made the rating 10% slower.
+    // On request only: on the default path (every-25th hard honeycomb) it took about a dozen
+    // steps a puzzle but spared the nets almost nothing (363 net steps in three puzzles),
+    // unlocked no guess, and made the rating about 19% slower (182 s against 153 s).
     TechniqueInfo {
         enabled: false,
         ..info(
