@@ -14,7 +14,9 @@ use termdoku::coach::marks::read_position;
 use termdoku::format::parse_line;
 use termdoku::puzzle::{Grid, Variant};
 use termdoku::solver::exact;
-use termdoku::solver::logic::{apply, find_first, next_step, technique, Detail, SolverMemory};
+use termdoku::solver::logic::{
+    apply, find_all, find_first, next_step, technique, Detail, SolverMemory,
+};
 
 /// Puzzle 4 of the file, after the 22 steps that precede its former guess.
 const PUZZLE: &str = "............................................2........46.8..7.";
@@ -56,6 +58,45 @@ fn run_forcing_rules_out_a_run_and_names_why() {
         "Run Forcing: \\ line 9 can hold 2-6, 3-7, 4-8 or 5-9; following each, with 2-6 it \
          breaks (row 2 can hold no run); whichever of 3-7, 4-8 or 5-9 it holds, remove 2 from \
          r3c7 and r4c8"
+    );
+}
+
+/// Line 26 of the file, 104 steps in: pair enumeration and line fish are stuck, three
+/// lines taken together are not.
+const TRIPLE_PUZZLE: &str = ".............................................4..8......25.3.6";
+const TRIPLE_MARKS: &str = "2457 34567 23457 2356 236 23456 2458 345 268 7 23456 2567 12345678 \
+    1245789 579 123689 234568 24567 234567 125678 123789 12589 1369 12346789 2468 4567 237 \
+    1245678 12789 1236789 1289 1345679 12456789 56 34 237 123578 1256789 1289 12589 145679 467 \
+    345 6 35 4 279 279 8 35 4 16 1567 156 3 2 5 247 3 47 6";
+const TRIPLE_PLACED: &str = ".........7.................................6......4...3......";
+
+#[test]
+fn run_triple_enumeration_removes_what_pairs_cannot_and_names_its_lines() {
+    let puzzle = parse_line(TRIPLE_PUZZLE.as_bytes(), Variant::Honeycomb, "t", 1)
+        .expect("parses")
+        .expect("a puzzle");
+    let sol = exact::solve(&puzzle, 2).first.expect("solvable");
+    let pos = read_position(
+        Some(&puzzle),
+        Some((TRIPLE_MARKS, "marks")),
+        Some((TRIPLE_PLACED, "placed")),
+    )
+    .expect("the position reads");
+    assert!(find_all(&pos.grid, "run-pair-enumeration").is_empty());
+    assert!(find_all(&pos.grid, "line-fish").is_empty());
+    let steps = find_all(&pos.grid, "run-triple-enumeration");
+    assert!(!steps.is_empty(), "three lines together remove something");
+    for step in &steps {
+        for e in &step.eliminations {
+            assert_ne!(sol[e.cell], e.digit, "removes the true digit");
+        }
+    }
+    let text = steps[0].explain(pos.grid.geometry(), Detail::Full);
+    assert_eq!(
+        text,
+        "Run Triple Enumeration: taking the three lines together, with every pair of cells \
+         that see each other distinct, row 7 can hold 2-8 or 3-9, / line 4 can hold 1-8 or 2-9 \
+         and \\ line 6 can hold 1-8 or 2-9; with 2, 4, 6 and 8 placed, remove 7 from r6c6"
     );
 }
 

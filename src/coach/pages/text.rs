@@ -219,6 +219,28 @@ pub static PAGES: &[PageText] = &[
          and see what it leaves for the other.",
     ),
     p(
+        "line-fish",
+        "A digit that k honeycomb lines of one direction must each hold, with all their \
+         places for it on k lines of another direction.",
+        "Lines of one direction never meet, so the k base lines hold k copies of the digit \
+         in k different cells; the k cover lines hold it once at most, so each holds exactly \
+         one, inside the base lines: the digit goes from their other cells, and each cover \
+         line must hold a run containing it.",
+        "Start with 5 (every line holds it) and with 4 and 6 (every line of six cells or \
+         more): find lines of one direction whose places for the digit fall on as many lines \
+         of another direction.",
+    ),
+    p(
+        "run-triple-enumeration",
+        "Three honeycomb lines that cross each other (a row, a / line and a \\ line), at \
+         least one a run line, whose possible runs are listed together.",
+        "The three lines must be filled at once: each run line with distinct consecutive \
+         digits, and every two of their cells that see each other with different digits. \
+         A candidate that no joint filling of the three lines places is impossible.",
+        "Look for a triangle of lines, or three lines through one cell, where the crossing \
+         cells have few candidates: the run each line holds limits what the others can hold.",
+    ),
+    p(
         "x-wing",
         "A digit that, in two parallel lines (the base), has its places in the same two \
          crossing lines (the cover).",

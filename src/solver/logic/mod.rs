@@ -19,7 +19,9 @@ pub mod matching;
 mod memory;
 mod nest_memory;
 mod rule_memo;
+mod run_fish;
 mod run_rule;
+mod run_sets;
 pub mod runs;
 pub mod single_digit;
 pub mod singles;
@@ -210,8 +212,8 @@ pub struct Tables {
     pub line_pos: Vec<Vec<u8>>,
     /// Rectangles of deadly shape (filled lazily; see `uniqueness`).
     pub(crate) rectangles: std::sync::OnceLock<Vec<[Cell; 4]>>,
-    /// Crossing line pairs of run-pair enumeration (filled lazily; see `runs`).
-    pub(crate) run_pairs: std::sync::OnceLock<Vec<runs::PairShape>>,
+    /// Line pairs and triples of run enumeration (filled lazily; see `run_sets`).
+    pub(crate) run_pairs: std::sync::OnceLock<run_sets::Shapes>,
 }
 
 impl Tables {

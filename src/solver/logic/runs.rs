@@ -7,8 +7,9 @@
 //! - `run-sequence-enumeration`: every run the line can still hold, each checked by a
 //!   matching of its cells to its digits; a candidate that no surviving run places in its
 //!   cell goes;
-//! - `run-pair-enumeration`: the same over two crossing lines at once, with every pair of
-//!   their cells that see each other kept distinct.
+//! - `run-pair-enumeration`, `run-triple-enumeration`: the same over two crossing lines,
+//!   or three that cross pairwise, at once, with every two of their cells that see each
+//!   other kept distinct (`run_sets`).
 //!
 //! Must-appear digits (SudoCue's requirement check) need no family of their own:
 //! [`must_appear`](super::must_appear) already gives hidden singles, locked candidates and
@@ -23,11 +24,16 @@ use crate::geometry::{digit_char, Cell, Digits, Geometry, HouseId, Rule};
 use crate::solver::rules::viable_edges;
 use std::ops::ControlFlow;
 
+/// The walk's memory of line-set searches (pairs and triples), under the name it keeps.
+pub(super) use super::run_sets::SetMemo as PairMemo;
+
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
     match info.id {
         "run-range" => range(ctx, info, sink),
         "run-sequence-enumeration" => sequences(ctx, info, sink),
-        "run-pair-enumeration" => pairs(ctx, info, sink),
+        "run-pair-enumeration" => super::run_sets::find(ctx, info, 2, sink),
+        "run-triple-enumeration" => super::run_sets::find(ctx, info, 3, sink),
+        "line-fish" => super::run_fish::find(ctx, info, sink),
         _ => ControlFlow::Continue(()),
     }
 }
@@ -127,405 +133,6 @@ fn sequences(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Contro
     ControlFlow::Continue(())
 }
 
-/// Search budget per pair of lines; a pair that needs more is skipped (no step, never a
-/// wrong one), which keeps a hint well under the 50 ms budget.
-const PAIR_NODES: u32 = 20_000;
-
-/// Two crossing lines as a small constraint problem over their cells (at most 32): the
-/// cells' candidates, which cells see each other, and each line's run length.
-struct PairCsp {
-    n: usize,
-    /// `conflict[i]`: local cells that see cell `i`.
-    conflict: [u32; 32],
-    /// For each of the two lines: member bitmask over local cells, and its run length
-    /// (0 for a complete line).
-    lines: [(u32, u8); 2],
-    nodes: u32,
-    /// Digits per cell that no solution found so far holds: tried first, so that each
-    /// solution supports as many new candidates as it can and fewer searches are needed.
-    want: [u16; 32],
-}
-
-impl PairCsp {
-    /// Narrows `dom` after cell `i` took its single digit: peers lose it, and the run
-    /// lines through `i` keep digits within reach of the digits they hold.
-    fn propagate(&self, dom: &mut [u16; 32], fixed: u32, i: usize) -> bool {
-        let bit = dom[i];
-        let mut k = self.conflict[i] & !fixed;
-        while k != 0 {
-            let j = k.trailing_zeros() as usize;
-            k &= k - 1;
-            dom[j] &= !bit;
-            if dom[j] == 0 {
-                return false;
-            }
-        }
-        for &(members, len) in &self.lines {
-            if len == 0 || members & (1 << i) == 0 {
-                continue;
-            }
-            let mut held = bit;
-            let mut k = members & fixed;
-            while k != 0 {
-                held |= dom[k.trailing_zeros() as usize];
-                k &= k - 1;
-            }
-            let lo = held.trailing_zeros() as u8; // digit - 1
-            let hi = 15 - held.leading_zeros() as u8;
-            // Digits d-1 in [hi-len+1, lo+len-1].
-            let from = (hi + 1).saturating_sub(len);
-            let to = (lo + len - 1).min(15);
-            let reach: u16 = if from > to {
-                0
-            } else {
-                ((1u32 << (to + 1)) - (1u32 << from)) as u16
-            };
-            let mut k = members & !fixed & !(1 << i);
-            while k != 0 {
-                let j = k.trailing_zeros() as usize;
-                k &= k - 1;
-                dom[j] &= reach;
-                if dom[j] == 0 {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// A full assignment from `dom` (cells in `fixed` already hold one digit and have been
-    /// propagated), or None when there is none or the budget ran out (`self.nodes`).
-    fn solve(&mut self, dom: [u16; 32], fixed: u32) -> Option<[u16; 32]> {
-        self.nodes += 1;
-        if self.nodes > PAIR_NODES {
-            return None;
-        }
-        let all = if self.n == 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.n) - 1
-        };
-        // Cells left with one digit are fixed first, then the tightest.
-        let open = all & !fixed;
-        if open == 0 {
-            return Some(dom);
-        }
-        let mut best = usize::MAX;
-        let mut best_len = u32::MAX;
-        let mut k = open;
-        while k != 0 {
-            let j = k.trailing_zeros() as usize;
-            k &= k - 1;
-            let l = dom[j].count_ones();
-            if l < best_len {
-                best_len = l;
-                best = j;
-            }
-        }
-        let fresh = dom[best] & self.want[best];
-        let mut m = fresh;
-        let mut rest = dom[best] & !fresh;
-        while m != 0 || rest != 0 {
-            if m == 0 {
-                m = std::mem::take(&mut rest);
-            }
-            let bit = m & m.wrapping_neg();
-            m &= m - 1;
-            let mut d = dom;
-            d[best] = bit;
-            if self.propagate(&mut d, fixed, best) {
-                if let Some(s) = self.solve(d, fixed | 1 << best) {
-                    return Some(s);
-                }
-            }
-            if self.nodes > PAIR_NODES {
-                return None;
-            }
-        }
-        None
-    }
-}
-
-/// Two crossing lines as run-pair enumeration sees them, fixed by the layout: built once per
-/// geometry, so a step spends nothing on cells and conflicts before its memo lookup.
-pub(crate) struct PairShape {
-    a: HouseId,
-    b: HouseId,
-    /// The cells of both lines (at most 32), local index by position.
-    cells: Vec<Cell>,
-    conflict: [u32; 32],
-    /// Member bits and run length (0 for a complete line) of each line.
-    lines: [(u32, u8); 2],
-}
-
-/// Every pair of crossing lines, one of them a run, in house order.
-fn shapes<'c>(ctx: &'c Ctx) -> &'c [PairShape] {
-    ctx.t.run_pairs.get_or_init(|| {
-        let houses = ctx.geo.houses();
-        let line = |r: Rule| matches!(r, Rule::ConsecutiveRun | Rule::Complete);
-        let run_len = |h: HouseId| match houses[h].rule {
-            Rule::ConsecutiveRun => houses[h].cells.len() as u8,
-            _ => 0,
-        };
-        let mut out = Vec::new();
-        if ctx.geo.max_digit() > 16 {
-            return out;
-        }
-        for a in 0..houses.len() {
-            for b in a + 1..houses.len() {
-                let (ra, rb) = (houses[a].rule, houses[b].rule);
-                if !line(ra)
-                    || !line(rb)
-                    || (ra != Rule::ConsecutiveRun && rb != Rule::ConsecutiveRun)
-                {
-                    continue;
-                }
-                let (sa, sb) = (ctx.t.house_sets[a], ctx.t.house_sets[b]);
-                if sa.and(sb).is_empty() {
-                    continue;
-                }
-                let cells: Vec<Cell> = sa.or(sb).iter().collect();
-                if cells.len() > 32 {
-                    continue;
-                }
-                let mut conflict = [0u32; 32];
-                for (row, &x) in conflict.iter_mut().zip(&cells) {
-                    for (j, &y) in cells.iter().enumerate() {
-                        if x != y && ctx.t.peers[x].contains(y) {
-                            *row |= 1 << j;
-                        }
-                    }
-                }
-                let members = |s: super::CellSet| {
-                    (0..cells.len())
-                        .filter(|&k| s.contains(cells[k]))
-                        .fold(0u32, |m, k| m | 1 << k)
-                };
-                let lines = [(members(sa), run_len(a)), (members(sb), run_len(b))];
-                out.push(PairShape {
-                    a,
-                    b,
-                    cells,
-                    conflict,
-                    lines,
-                });
-            }
-        }
-        out
-    })
-}
-
-fn pairs(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    for shape in shapes(ctx) {
-        let (a, b) = (shape.a, shape.b);
-        let (sa, sb) = (ctx.t.house_sets[a], ctx.t.house_sets[b]);
-        if sa.and(ctx.empty).is_empty() || sb.and(ctx.empty).is_empty() {
-            continue;
-        }
-        let Some((seen, runs)) = pair_support(ctx, shape) else {
-            continue; // over budget or a broken pair
-        };
-        let elims = elims_outside(ctx, &shape.cells, &seen);
-        if elims.is_empty() {
-            continue;
-        }
-        sink(
-            Step::new(
-                info,
-                Pattern::Runs {
-                    houses: vec![a, b],
-                    runs,
-                    placed: ctx.placed_in(a) | ctx.placed_in(b),
-                },
-            )
-            .eliminate(elims)
-            .house(a, Role::Base)
-            .house(b, Role::Cover),
-        )?;
-    }
-    ControlFlow::Continue(())
-}
-
-/// Everything a pair search depends on: the memo key of [`pair_support`].
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct PairKey {
-    n: usize,
-    max: u8,
-    dom: [u16; 32],
-    /// Local cells holding a placed digit.
-    placed: u32,
-    conflict: [u32; 32],
-    lines: [(u32, u8); 2],
-}
-
-/// Supports per local cell and run lows per line, or None (broken pair or over budget).
-type PairResult = Option<(Vec<u16>, Vec<Vec<u8>>)>;
-
-/// Entries kept before the memo starts afresh (a few MB).
-const MEMO_CAP: usize = 1 << 16;
-
-/// Pair searches already made in this memory. The rater and the generator walk position
-/// after position, and most pairs of lines do not change from one step to the next: the
-/// search is a pure function of its key, so its answer is reused.
-#[derive(Default)]
-pub struct PairMemo(std::collections::HashMap<PairKey, PairResult, foldhash::fast::FixedState>);
-
-impl PairMemo {
-    /// Empties the memo.
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-}
-
-/// Per cell of two crossing lines, the digits some joint assignment puts there (cells that
-/// see each other distinct, run lines consecutive), and the lowest digits of the runs each
-/// line holds in some assignment. None over budget or when no assignment exists.
-fn pair_support(ctx: &Ctx, shape: &PairShape) -> PairResult {
-    let n = shape.cells.len();
-    let mut dom = [0u16; 32];
-    let mut placed = 0u32;
-    for (i, &c) in shape.cells.iter().enumerate() {
-        dom[i] = mask(ctx, c);
-        if ctx.grid.value(c) != 0 {
-            placed |= 1 << i;
-        }
-    }
-    let key = PairKey {
-        n,
-        max: ctx.geo.max_digit(),
-        dom,
-        placed,
-        conflict: shape.conflict,
-        lines: shape.lines,
-    };
-    let hit = ctx.mem.pairs.borrow().0.get(&key).cloned();
-    if let Some(hit) = hit {
-        return hit;
-    }
-    let result = pair_search(&key);
-    let mut memo = ctx.mem.pairs.borrow_mut();
-    if memo.0.len() >= MEMO_CAP {
-        memo.0.clear();
-    }
-    memo.0.insert(key, result.clone());
-    result
-}
-
-/// The search behind [`pair_support`].
-fn pair_search(key: &PairKey) -> PairResult {
-    let PairKey {
-        n,
-        max,
-        mut dom,
-        placed,
-        conflict,
-        lines,
-    } = *key;
-    let mut csp = PairCsp {
-        n,
-        conflict,
-        lines,
-        nodes: 0,
-        want: [u16::MAX; 32],
-    };
-    // Placed cells first: their consequences narrow everything else.
-    let mut fixed = 0u32;
-    for i in 0..n {
-        if placed & (1 << i) != 0 {
-            if !csp.propagate(&mut dom, fixed, i) {
-                return None;
-            }
-            fixed |= 1 << i;
-        }
-    }
-    let mut seen = [0u16; 32];
-    let mut lows = [0u16; 2];
-    let line_members = csp.lines;
-    let record = |s: &[u16; 32], seen: &mut [u16; 32], lows: &mut [u16; 2]| {
-        for (x, &y) in seen.iter_mut().zip(s).take(n) {
-            *x |= y;
-        }
-        for (l, &(m, _)) in line_members.iter().enumerate() {
-            let held = (0..n)
-                .filter(|&k| m & (1 << k) != 0)
-                .fold(0u16, |a, k| a | s[k]);
-            lows[l] |= held & held.wrapping_neg();
-        }
-    };
-    // Support for every candidate: a solution with that digit in that cell.
-    for i in 0..n {
-        if fixed & (1 << i) != 0 {
-            seen[i] |= dom[i];
-            continue;
-        }
-        let mut m = dom[i] & !seen[i];
-        while m != 0 {
-            let bit = m & m.wrapping_neg();
-            m &= m - 1;
-            if seen[i] & bit != 0 {
-                continue;
-            }
-            let mut d = dom;
-            d[i] = bit;
-            let found = if csp.propagate(&mut d, fixed, i) {
-                csp.solve(d, fixed | 1 << i)
-            } else {
-                None
-            };
-            if csp.nodes > PAIR_NODES {
-                return None;
-            }
-            if let Some(s) = found {
-                record(&s, &mut seen, &mut lows);
-                for (w, &x) in csp.want.iter_mut().zip(&seen) {
-                    *w = !x;
-                }
-            }
-        }
-    }
-    if seen[..n].contains(&0) {
-        return None;
-    }
-    // Runs no support used yet: each is tried once so the text lists every run.
-    for (l, &(m, len)) in line_members.iter().enumerate() {
-        if len == 0 {
-            continue;
-        }
-        for lo in 1..=(max + 1).saturating_sub(len) {
-            if lows[l] & (1 << (lo - 1)) != 0 {
-                continue;
-            }
-            let window = Digits::range(lo, lo + len - 1).0;
-            let mut d = dom;
-            let mut ok = true;
-            for (k, x) in d.iter_mut().enumerate().take(n) {
-                if m & (1 << k) != 0 {
-                    *x &= window;
-                    ok &= *x != 0;
-                }
-            }
-            if ok && csp.solve(d, fixed).is_some() {
-                lows[l] |= 1 << (lo - 1);
-            }
-            if csp.nodes > PAIR_NODES {
-                return None;
-            }
-        }
-    }
-    let runs = lows
-        .iter()
-        .zip(&csp.lines)
-        .map(|(&m, &(_, len))| {
-            if len == 0 {
-                vec![1]
-            } else {
-                Digits(m).iter().collect()
-            }
-        })
-        .collect();
-    Some((seen[..n].to_vec(), runs))
-}
-
 /// "3-7 or 4-8" for a line of `len` cells.
 fn run_text(lows: &[u8], len: usize) -> String {
     let parts: Vec<String> = lows
@@ -581,6 +188,9 @@ fn line_step(
 }
 
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
+    if step.id() == "line-fish" {
+        return super::run_fish::explain(step, g, detail);
+    }
     let Pattern::Runs {
         houses,
         runs,
@@ -593,7 +203,10 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     match detail {
         Detail::Nudge => format!("Look at {}", and_list(&names)),
         Detail::Technique => format!("Look at the runs {} can hold", and_list(&names)),
-        Detail::Full if houses.len() == 1 && step.id() != "run-pair-enumeration" => {
+        Detail::Full
+            if houses.len() == 1
+                && matches!(step.id(), "run-range" | "run-sequence-enumeration") =>
+        {
             // One sentence, the house first: what it holds, what it can still hold, and
             // so what its cells cannot be.
             let (h, lows) = (houses[0], runs.first().map_or(&[][..], |v| &v[..]));
@@ -630,6 +243,7 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
             let why = match step.id() {
                 "run-range" => "its cells hold consecutive digits, ",
                 "run-pair-enumeration" => "taking both lines together, with every pair of cells that see each other distinct, ",
+                "run-triple-enumeration" => "taking the three lines together, with every pair of cells that see each other distinct, ",
                 _ => "",
             };
             let with = if placed.is_empty() {
