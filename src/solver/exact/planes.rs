@@ -36,6 +36,8 @@ trait Bits:
     fn lowest(self) -> usize;
     fn without_lowest(self) -> Self;
     fn ones(self) -> u32;
+    /// Two cells or more.
+    fn several(self) -> bool;
 }
 
 macro_rules! prim_bits {
@@ -73,6 +75,10 @@ macro_rules! prim_bits {
             #[inline]
             fn ones(self) -> u32 {
                 self.count_ones()
+            }
+            #[inline]
+            fn several(self) -> bool {
+                self & self.wrapping_sub(1) != 0
             }
         }
     };
@@ -160,6 +166,14 @@ impl Bits for Wide {
     #[inline]
     fn ones(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    /// Without branches: this is the hidden-single test of every house and digit.
+    #[inline]
+    fn several(self) -> bool {
+        let w = self.0;
+        let within = w.iter().fold(0, |a, &x| a | (x & x.wrapping_sub(1)));
+        let words = w.iter().map(|&x| u32::from(x != 0)).sum::<u32>();
+        within != 0 || words > 1
     }
 }
 
@@ -364,7 +378,7 @@ macro_rules! bit_planes {
                         if x.is_zero() {
                             return false;
                         }
-                        if x.without_lowest().is_zero() && (x & s.solved).is_zero() {
+                        if !x.several() && (x & s.solved).is_zero() {
                             // Hidden single: the only place for a digit the house needs.
                             for e in 0..self.digits {
                                 if e != d && !(s.p[e] & x).is_zero() {
@@ -556,6 +570,7 @@ mod tests {
             assert!(b.has(c) && !b.has((c + 1) % 256));
             assert_eq!(b.lowest(), c);
             assert!(b.without_lowest().is_zero());
+            assert!(!b.several() && (b | Wide::bit(255 - c)).several());
             assert_eq!((all & !b).ones(), 255);
             let rest = if c == 255 { Wide::ZERO } else { Wide::bit(255) };
             assert_eq!((b | Wide::bit(255)).without_lowest(), rest);
