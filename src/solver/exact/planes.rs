@@ -9,7 +9,7 @@
 
 use super::Solutions;
 use crate::geometry::{Digits, Geometry};
-use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 /// The largest geometry this solver takes.
 pub const MAX_CELLS: usize = 256;
@@ -20,6 +20,7 @@ trait Bits:
     + Default
     + PartialEq
     + BitAnd<Output = Self>
+    + BitAndAssign
     + BitOr<Output = Self>
     + BitOrAssign
     + BitXor<Output = Self>
@@ -96,6 +97,13 @@ impl BitAnd for Wide {
     #[inline]
     fn bitand(self, o: Wide) -> Wide {
         Wide(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+impl BitAndAssign for Wide {
+    #[inline]
+    fn bitand_assign(&mut self, o: Wide) {
+        *self = *self & o;
     }
 }
 
@@ -303,7 +311,7 @@ macro_rules! bit_planes {
                         let mut cover = Mask::ZERO;
                         let mut rest = set;
                         while rest != 0 {
-                            cover = cover | x[rest.trailing_zeros() as usize];
+                            cover |= x[rest.trailing_zeros() as usize];
                             rest &= rest - 1;
                         }
                         if cover == house.mask {
@@ -320,8 +328,8 @@ macro_rules! bit_planes {
                     loop {
                         let (mut ones, mut twos) = (Mask::ZERO, Mask::ZERO);
                         for d in 0..self.digits {
-                            twos = twos | (ones & s.p[d]);
-                            ones = ones | s.p[d];
+                            twos |= ones & s.p[d];
+                            ones |= s.p[d];
                         }
                         if ones != self.all_cells {
                             return false;
@@ -333,10 +341,10 @@ macro_rules! bit_planes {
                                 if let Some(d) =
                                     (0..self.digits).find(|&d| !(s.p[d] & bit).is_zero())
                                 {
-                                    dirty = dirty | (s.p[d] & self.peers[c]);
-                                    s.p[d] = s.p[d] & !self.peers[c];
+                                    dirty |= s.p[d] & self.peers[c];
+                                    s.p[d] &= !self.peers[c];
                                 }
-                                s.solved = s.solved | bit;
+                                s.solved |= bit;
                             }
                             continue;
                         }
@@ -367,7 +375,7 @@ macro_rules! bit_planes {
                             let mut gone = present & !allowed;
                             while gone != 0 {
                                 let d = gone.trailing_zeros() as usize;
-                                s.p[d] = s.p[d] & !house.mask;
+                                s.p[d] &= !house.mask;
                                 gone &= gone - 1;
                             }
                             must
@@ -385,7 +393,7 @@ macro_rules! bit_planes {
                             // Hidden single: the only place for a digit the house needs.
                             for e in 0..self.digits {
                                 if e != d && !(s.p[e] & x).is_zero() {
-                                    s.p[e] = s.p[e] & !x;
+                                    s.p[e] &= !x;
                                 }
                             }
                         }
@@ -462,9 +470,9 @@ macro_rules! bit_planes {
                     // The open cell with the fewest candidates (bit-sliced counting finds bivalue cells).
                     let (mut c1, mut c2, mut c3) = (Mask::ZERO, Mask::ZERO, Mask::ZERO);
                     for d in 0..self.plan.digits {
-                        c3 = c3 | (c2 & s.p[d]);
-                        c2 = c2 | (c1 & s.p[d]);
-                        c1 = c1 | s.p[d];
+                        c3 |= c2 & s.p[d];
+                        c2 |= c1 & s.p[d];
+                        c1 |= s.p[d];
                     }
                     let bivalue = c2 & !c3 & open;
                     let (cell, k) = if !bivalue.is_zero() {
@@ -501,7 +509,7 @@ macro_rules! bit_planes {
                         };
                         for e in 0..self.plan.digits {
                             if e != d {
-                                next.p[e] = next.p[e] & !Mask::bit(c);
+                                next.p[e] &= !Mask::bit(c);
                             }
                         }
                         self.run(next, Mask::bit(c));
