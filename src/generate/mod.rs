@@ -422,7 +422,7 @@ impl Generator {
                     }
                     _ => reduce(ctx, &solution, start, rng, Keep::AtMost(self.opts.level)),
                 }
-            } else if self.opts.variant == Variant::Honeycomb
+            } else if (self.opts.variant == Variant::Honeycomb || self.opts.size == 16)
                 && self.opts.level == Level::Extreme
                 && self.opts.technique.is_none()
             {
@@ -432,7 +432,9 @@ impl Generator {
                 // unfair techniques still stall leave a puzzle that needs forcing chains
                 // rather than guesses, at one bounded rating per clue; the full rating goes on
                 // from where the last one stalled (measured, CPU over 100 puzzles: median
-                // 688 -> 82-94 ms across runs, p95 11.8 s -> under 200 ms).
+                // 688 -> 82-94 ms across runs, p95 11.8 s -> under 200 ms). A minimal 16x16
+                // needs some twenty forcing chains, each after every other search has failed,
+                // which is most of its rating (see `soften_misses`).
                 let minimal = reduce(ctx, &solution, solution.clone(), rng, Keep::Unique);
                 let (givens, stalled) = self.soften(ctx, &solution, minimal, rng)?;
                 let rating = rating::rate_after(&solution, stalled);
@@ -500,7 +502,8 @@ impl Generator {
     }
 
     /// Gives clues of the solution back to a puzzle that needs a step above unfair (an orbit
-    /// at a time, random order, [`DESCEND_ORBITS`] tries, [`SOFTEN_MISSES`] of them in vain),
+    /// at a time, random order, [`DESCEND_ORBITS`] tries, [`Generator::soften_misses`] of them
+    /// in vain),
     /// keeping each after which it still does; with the path the techniques up to unfair make
     /// before they stall. None when it does not need such a step to begin with.
     fn soften(
@@ -516,6 +519,7 @@ impl Generator {
         };
         let mut stalled = stall(&givens)?;
         let mut misses = 0;
+        let max_misses = self.soften_misses();
         let empty = ctx.shuffled_orbits(rng, |o| o.iter().all(|&c| givens[c] == 0));
         for orbit in empty.into_iter().take(DESCEND_ORBITS) {
             // Cells the techniques fill before they stall change nothing as clues.
@@ -532,13 +536,25 @@ impl Generator {
                         givens[c] = 0;
                     }
                     misses += 1;
-                    if misses == SOFTEN_MISSES {
+                    if misses == max_misses {
                         break;
                     }
                 }
             }
         }
         Some((givens, stalled))
+    }
+
+    /// Clues [`Generator::soften`] tries in vain before it stops. On a 16x16 each try walks
+    /// the path up to a stall that costs more than a 9x9 rating, while the first clues kept
+    /// take most of the forcing chains off the path (measured, CPU median over 20 extreme
+    /// 16x16 puzzles, a run each: 1.03 s minimal, 1.04 s at 8 misses, 0.65-0.83 s at 2).
+    fn soften_misses(&self) -> usize {
+        if self.opts.size == 16 {
+            2
+        } else {
+            SOFTEN_MISSES
+        }
     }
 
     /// Adds solution clues (an orbit at a time, random order) to a too-hard puzzle until its

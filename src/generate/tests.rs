@@ -68,6 +68,22 @@ fn honeycomb_extreme_needs_a_hard_step() {
     }
 }
 
+/// A 16x16 extreme puzzle is softened like a honeycomb one: unique, extreme by a step above
+/// unfair, and its rating (continued from where the softening stalled) is the full rating.
+#[test]
+fn sixteen_by_sixteen_extreme_is_softened_and_rated_in_full() {
+    let opts = Options {
+        size: 16,
+        ..Options::new(Variant::Standard, Level::Extreme)
+    };
+    let g = Generator::new(opts.clone(), 1234)
+        .unwrap()
+        .generate(0)
+        .unwrap();
+    check(&g, &opts);
+    assert!(rating::stall_within(&g.puzzle, &g.solution, Level::Unfair).is_some());
+}
+
 #[test]
 fn jigsaw_middle_levels() {
     sample(Variant::Jigsaw, Level::Medium, 1);
