@@ -31,7 +31,7 @@ const CHAIN_BUDGET: usize = 1_500_000;
 /// links, and its extreme puzzles have some twenty stuck positions where the search finds
 /// nothing; at a budget per cell those searches were a third of generating one (measured,
 /// CPU median over 20 extreme 16x16 puzzles: 1.53 -> 1.03 s with the fish budget below).
-fn per_grid(ctx: &Ctx, budget: usize) -> usize {
+pub(super) fn per_grid(ctx: &Ctx, budget: usize) -> usize {
     let n = ctx.geo.cell_count().max(81);
     budget * 81 / n * 81 / n
 }

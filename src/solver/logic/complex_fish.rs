@@ -79,11 +79,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if n + 2 > usize::from(ctx.geo.max_digit()) {
         return ControlFlow::Continue(());
     }
-    // The 9x9 budget shrunk by the square of the cell ratio, as the ALS chains' (see
-    // `als::per_grid`): a 16x16 has 16 digits of far larger searches, and a search that
-    // finds nothing would cost each of its steps many times a 9x9 one.
-    let cells = ctx.geo.cell_count().max(81);
-    let per_digit = BUDGET * 81 / cells * 81 / cells;
+    // Scaled as the ALS chains' budgets: a 16x16 has 16 digits of far larger searches, and
+    // a search that finds nothing would cost each of its steps many times a 9x9 one.
+    let per_digit = super::als::per_grid(ctx, BUDGET);
     let budget = Budget::new(if info.enabled {
         per_digit
     } else {

@@ -255,7 +255,7 @@ impl<'a> Engine<'a> {
                     }
                     self.hidden(b, h, d, f, mode, queue);
                 }
-                if groups && b.contradiction.is_none() {
+                if groups {
                     self.groups_after_off(b, c, d, f, queue);
                 }
             }

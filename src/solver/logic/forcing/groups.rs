@@ -42,9 +42,14 @@ impl Engine<'_> {
             .filter(|&k| k < self.groups.len())
     }
 
-    /// The starting candidates of `d` in group `k` (a node when there are two or more).
+    /// The starting candidates of `d` in group `k`.
     pub(super) fn group_cells(&self, k: usize, d: u8) -> CellSet {
         self.ctx.digit[usize::from(d)].and(self.groups[k].cells)
+    }
+
+    /// Whether group `k` is a node for `d`: two or more starting candidates.
+    fn is_node(&self, k: usize, d: u8) -> bool {
+        self.group_cells(k, d).len() >= 2
     }
 
     /// A group fact is only a link: record it once.
@@ -68,7 +73,7 @@ impl Engine<'_> {
     ) {
         for &h in self.ctx.geo.houses_of(p) {
             for &k in &self.groups_of_house[h] {
-                if !self.groups[k].cells.contains(p) && self.group_cells(k, d).len() >= 2 {
+                if !self.groups[k].cells.contains(p) && self.is_node(k, d) {
                     self.derive_group(b, self.group_fact(k, d, false), f, q);
                 }
             }
@@ -131,8 +136,7 @@ impl Engine<'_> {
                 }
                 for &k2 in &self.groups_of_house[h] {
                     let other = self.groups[k2].cells;
-                    if k2 != k && other.and(cells).is_empty() && self.group_cells(k2, d).len() >= 2
-                    {
+                    if k2 != k && other.and(cells).is_empty() && self.is_node(k2, d) {
                         self.derive_group(b, self.group_fact(k2, d, false), f, q);
                     }
                 }

@@ -253,7 +253,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     // As in HoDoKu's forcing chains, a placement removes its cell's other candidates as
     // links of the chain (r5c4=3 -> r5c4<>4 -> r5c6=4).
     e.cell_links = info.id == "forcing-chain";
-    if e.cell_links && ctx.cache.hodoku_path.get() && ctx.t.all_complete {
+    // HoDoKu's path is plain 9x9 only, where every box meets its lines.
+    if e.cell_links && ctx.cache.hodoku_path.get() {
         e.use_groups();
     }
     if is_net(info.id) {
