@@ -103,6 +103,44 @@ fn tmux_resize_shows_enlarge_then_recovers() {
     t.wait_exit();
 }
 
+/// On the help page no clock ticks and no key comes: the resize alone redraws the screen.
+/// The key after a resize is not lost (crossterm's default event source could drop it
+/// and spin until the next key), and a pane closed right after still ends the player.
+#[test]
+fn tmux_resize_redraws_a_page_without_a_key() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the resize test");
+        return;
+    }
+    let (_tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    t.send(&["?"]);
+    t.wait_text("Keys (? or esc closes");
+    let resize = |w: &str, h: &str| {
+        let ok = t
+            .tmux()
+            .args(["resize-window", "-t", "main", "-x", w, "-y", h])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    resize("50", "16");
+    t.wait_text("enlarge to");
+    resize("100", "40");
+    t.wait_text("Keys (? or esc closes");
+    t.send(&["?"]);
+    t.wait_text("mistakes 0");
+    resize("90", "40");
+    std::thread::sleep(Duration::from_millis(300));
+    t.send(&["l"]);
+    t.wait_text("Cell r1c2");
+    let pid = lock_pid(&state);
+    let _ = t.tmux().args(["kill-session", "-t", "main"]).status();
+    assert!(gone_within(pid, Duration::from_secs(2)), "still running");
+}
+
 #[test]
 fn tmux_plays_quits_and_resumes() {
     if !have_tmux() {

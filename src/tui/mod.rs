@@ -804,11 +804,16 @@ fn event_loop<W: Write, C: Console>(
     let mut last = Instant::now();
     let mut redraw = true;
     let mut shown_second = u64::MAX;
+    let mut shown_size = console.size()?;
     loop {
         if app.quit && saver.may_quit(app, stop) {
             return Ok(());
         }
         saver.show_status(app);
+        // A local terminal's resize (SIGWINCH) does not make standard input readable, so
+        // the size is checked on every wake-up too: a help page or a solved game, where
+        // no clock ticks, still follows the window within `wait`'s timeout.
+        redraw |= fit(term, console, &mut shown_size)?;
         let second = app.game.elapsed_ms / 1000;
         if redraw || second != shown_second {
             term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
@@ -854,10 +859,7 @@ fn event_loop<W: Write, C: Console>(
                         Event::Resize(..) => {
                             // The size the console reports now, not the event's: in a
                             // storm of resizes only the last one matters.
-                            let size = console.size()?;
-                            term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
-                            term.clear()?;
-                            redraw = true;
+                            redraw |= fit(term, console, &mut shown_size)?;
                         }
                         _ => {}
                     }
@@ -891,6 +893,23 @@ fn event_loop<W: Write, C: Console>(
     }
 }
 
+/// Fits the terminal to the console's size when it changed since `shown`: true when the
+/// screen must be drawn again (it was cleared).
+fn fit<W: Write, C: Console>(
+    term: &mut Terminal<CrosstermBackend<W>>,
+    console: &mut C,
+    shown: &mut ratatui::layout::Size,
+) -> std::io::Result<bool> {
+    let size = console.size()?;
+    if size == *shown {
+        return Ok(false);
+    }
+    *shown = size;
+    term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    term.clear()?;
+    Ok(true)
+}
+
 /// What waiting for the player's input found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -920,7 +939,9 @@ impl Console for LocalConsole {
     }
 
     fn next_event(&mut self) -> std::io::Result<Option<Event>> {
-        if event::poll(Duration::ZERO)? {
+        // Crossterm's poll(2) source (feature `use-dev-tty`) does not look at all with a
+        // zero timeout; a millisecond returns at once when input is there.
+        if event::poll(Duration::from_millis(1))? {
             event::read().map(Some)
         } else {
             Ok(None)
