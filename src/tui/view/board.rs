@@ -428,6 +428,20 @@ fn draw_honeycomb_lines(app: &App, g: &Geometry, p: &Plan, buf: &mut Buffer) {
     if app.game.paused {
         return;
     }
+    if !p.row_lines {
+        // Stacked two-line cells: a bar between neighbours of a row keeps their marks apart.
+        let bar = if app.ascii { '|' } else { '│' };
+        for cell in g.cells() {
+            let (row, col) = g.coords(cell);
+            if g.cell_at(usize::from(row), usize::from(col) + 1).is_none() {
+                continue;
+            }
+            let r = p.cell_rect(g, cell);
+            for y in r.y..r.bottom() {
+                put(buf, r.right(), y, bar, app.theme.grid);
+            }
+        }
+    }
     // The three lines through the selected cell, drawn as connectors between their cells.
     let style = app.theme.line;
     for &h in g.houses_of(app.cursor) {
@@ -439,7 +453,7 @@ fn draw_honeycomb_lines(app: &App, g: &Geometry, p: &Plan, buf: &mut Buffer) {
             if a.y == b.y {
                 let chr = if app.ascii { '-' } else { '─' };
                 put(buf, a.right(), a.y + p.digit_pos().1, chr, style);
-            } else {
+            } else if p.row_lines {
                 let ca = a.x + p.cw / 2;
                 let cb = b.x + p.cw / 2;
                 let chr = match (cb < ca, app.ascii) {
@@ -512,7 +526,7 @@ fn draw_cell(
     // Every other cell row inside a box is shaded when rows have no line between them.
     let shaded = !p.row_lines && {
         let row = u16::from(g.coords(cell).0) - 1;
-        row % p.band.max(1) % 2 == 1
+        row % p.band.max(1) % 2 == 1 || (honeycomb && row % 2 == 1)
     };
     let base = if shaded { t.shade } else { Style::default() };
     for dy in 0..p.ch {
@@ -520,7 +534,7 @@ fn draw_cell(
             put(buf, x0 + dx, y0 + dy, ' ', base);
         }
     }
-    if honeycomb && p.ch >= 2 {
+    if honeycomb && p.ch >= 2 && p.row_lines {
         // A hexagon around the mini-grid.
         let last = p.cw - 1;
         let (tl, tr, side) = if app.ascii {

@@ -150,6 +150,19 @@ fn ladder(g: &Geometry, killer: bool, marks_in_grid: bool) -> Vec<Cand> {
                     row_lines: true,
                     sum_in_cell: false,
                 });
+                // Compact (fits 80x24): `12345` over `6789`, rows stacked without the
+                // connector lines between them.
+                out.push(Cand {
+                    cw: 5,
+                    ch: 2,
+                    marks: Marks::Grid {
+                        cols: 5,
+                        gap: 1,
+                        x0: 0,
+                    },
+                    row_lines: false,
+                    sum_in_cell: false,
+                });
             }
             out.push(Cand {
                 cw: 3,
@@ -186,7 +199,10 @@ fn grid_size(g: &Geometry, c: &Cand, band: u16) -> (u16, u16) {
             let hp = c.cw.div_ceil(2);
             let rows = g.row_lengths().len() as u16;
             let widest = g.cells().map(|x| g.screen_pos(x).0).max().unwrap_or(0);
-            (widest * hp + c.cw + 2, rows * (c.ch + 1) + 1)
+            (
+                widest * hp + c.cw + 2,
+                rows * (c.ch + u16::from(c.row_lines)) + 1,
+            )
         }
     }
 }
@@ -289,7 +305,7 @@ impl Plan {
                 let hp = self.cw.div_ceil(2);
                 (
                     self.grid.x + sx * hp + 1,
-                    self.grid.y + 1 + sy * (self.ch + 1),
+                    self.grid.y + 1 + sy * (self.ch + u16::from(self.row_lines)),
                 )
             }
         };
@@ -486,7 +502,7 @@ mod tests {
     }
 
     #[test]
-    fn sixteen_by_sixteen_shows_marks_from_148x38_and_honeycomb_from_80x29() {
+    fn sixteen_by_sixteen_shows_marks_from_148x38_and_honeycomb_at_80x24() {
         let g = geometry(Variant::Standard, 16);
         assert!(plan(&g, Rect::new(0, 0, 148, 38), true)
             .unwrap()
@@ -494,11 +510,16 @@ mod tests {
         assert!(!plan(&g, Rect::new(0, 0, 147, 38), true)
             .unwrap()
             .marks_visible());
+        // The honeycomb: hexagons with connector lines from 80x29, stacked two-line cells
+        // at 80x24 (every candidate visible), one character a cell when narrower.
         let h = crate::geometry::honeycomb::honeycomb();
-        assert!(plan(&h, Rect::new(0, 0, 80, 29), true)
-            .unwrap()
-            .marks_visible());
-        assert!(!plan(&h, Rect::new(0, 0, 80, 28), true)
+        let p = plan(&h, Rect::new(0, 0, 80, 29), true).unwrap();
+        assert!(p.marks_visible() && p.row_lines);
+        let p = plan(&h, Rect::new(0, 0, 80, 24), true).unwrap();
+        assert!(p.marks_visible() && !p.row_lines);
+        assert!(matches!(p.panel, Panel::Side(_)));
+        assert!(p.with_digit_bar(9).digit_bar.is_some());
+        assert!(!plan(&h, Rect::new(0, 0, 50, 24), true)
             .unwrap()
             .marks_visible());
     }
