@@ -865,9 +865,12 @@ fn event_loop<W: Write, C: Console>(
                     }
                     if app.dirty {
                         saver.save(app);
+                        // What the screen shows is on disk: the move's save ends before it
+                        // is drawn (the next key would wait for it anyway). A stuck disk
+                        // holds the draw at most this long; its warning then shows.
+                        saver.flush(stop, SAVE_BEFORE_NEXT);
                     }
-                    // In a burst (a paste, keys held down) every key is still drawn, so
-                    // the screen never runs ahead of the disk by more than one key.
+                    // In a burst (a paste, keys held down) every key is still drawn.
                     if redraw {
                         saver.show_status(app);
                         term.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
