@@ -1,146 +1,243 @@
 //! Sue de Coq: two or three cells `C` where a line meets a box (any two overlapping
 //! `Complete` houses) holding at least two more digits than cells, completed by cells `A`
-//! of the line and `B` of the box whose digits do not overlap, so that `C`, `A` and `B`
-//! together hold exactly as many digits as cells. Each digit then sits exactly once in
-//! them: `A`'s digits (and `C`'s not in `B`) leave the rest of the line, `B`'s digits
-//! (and `C`'s not in `A`) the rest of the box.
+//! of the line and `B` of the box: `A` holds some of `C`'s digits and as many other digits
+//! as it has cells less the ones it covers, `B` the rest of `C`'s digits likewise, none of
+//! `A`'s. `C`'s digits are then split between the line part and the box part: `A`'s digits
+//! (and `C`'s not in `B`) leave the rest of the line, `B`'s digits (and `C`'s not in `A`)
+//! the rest of the box; a digit outside `C` that both `A` and `B` hold is locked in each
+//! and leaves both rests.
+//!
+//! The search follows HoDoKu's (`SudokuStepFinder`'s Sue de Coq): rows, then columns, each
+//! with the boxes in order; `C` as pairs of the overlap with each pair's triples right
+//! after it; `A` and `B` grown cell by cell in depth-first order. The first instance with
+//! an elimination is the one HoDoKu takes, so ratings follow its path.
 
 use super::step::{article, cell_list, digit_list, effect_text, house_name};
 use super::TechniqueInfo;
-use super::{combinations, Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step};
-use crate::geometry::{Cell, Digits, Geometry, HouseId};
+use super::{Candidate, CellSet, Ctx, Detail, Pattern, Role, Sink, Step, Target};
+use crate::geometry::{Cell, Digits, Geometry, HouseId, HouseKind};
 use std::ops::ControlFlow;
 
-/// Cells of A or B with their digits.
-type Part = (CellSet, Digits);
-
-/// Cell subsets (with their digits) of up to `max` cells.
-fn subsets(ctx: &Ctx, cells: &[Cell], max: usize) -> Vec<Part> {
-    let mut out = Vec::new();
-    let n = cells.len().min(12);
-    for bits in 1u32..(1u32 << n) {
-        if bits.count_ones() as usize > max {
-            continue;
-        }
-        let mut set = CellSet::EMPTY;
-        let mut d = Digits::EMPTY;
-        for (k, &c) in cells.iter().enumerate().take(n) {
-            if bits & (1 << k) != 0 {
-                set.insert(c);
-                d |= ctx.cand[c];
-            }
-        }
-        out.push((set, d));
-    }
-    out
+/// One line and box with their free cells.
+struct Frame<'a> {
+    ctx: &'a Ctx<'a>,
+    info: &'static TechniqueInfo,
+    line: HouseId,
+    boxh: HouseId,
+    line_free: CellSet,
+    box_free: CellSet,
 }
 
+/// The intersection part `C`: its cells, digits and how many digits it has beyond cells.
+#[derive(Clone, Copy)]
+struct Core {
+    cells: CellSet,
+    digits: Digits,
+    plus: usize,
+}
+
+/// A part (`A` or `B`) as it grows: its cells and their digits.
+type Part = (CellSet, Digits);
+
 pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> ControlFlow<()> {
-    // Buffers reused by every combination: the useful A sets, the useful B sets by spare.
-    let mut a_buf: Vec<Part> = Vec::new();
-    let mut by_spare: Vec<Vec<Part>> = vec![Vec::new(); 17];
-    for &(line, boxh, inter) in &ctx.t.overlaps {
-        // Each unordered pair once, the line being the house of a line class.
-        if ctx.t.line_class[line].is_none() || ctx.t.line_class[boxh].is_some() {
+    let rank = |h: HouseId| match ctx.grid.geometry().house(h).kind {
+        HouseKind::Row(_) => 0,
+        HouseKind::Column(_) => 1,
+        _ => 2,
+    };
+    let mut pairs: Vec<(HouseId, HouseId, CellSet)> = ctx
+        .t
+        .overlaps
+        .iter()
+        .copied()
+        .filter(|&(line, boxh, _)| {
+            // Each unordered pair once, the line being the house of a line class.
+            ctx.t.line_class[line].is_some()
+                && ctx.t.line_class[boxh].is_none()
+                && ctx.t.complete.binary_search(&line).is_ok()
+                && ctx.t.complete.binary_search(&boxh).is_ok()
+        })
+        .collect();
+    pairs.sort_by_key(|&(line, boxh, _)| (rank(line), line, boxh));
+    for (line, boxh, inter) in pairs {
+        let inter: Vec<Cell> = inter.and(ctx.empty).iter().collect();
+        if inter.len() < 2 {
             continue;
         }
-        let cs = ctx.t.complete.binary_search(&line).is_ok()
-            && ctx.t.complete.binary_search(&boxh).is_ok();
-        if !cs {
-            continue;
-        }
-        let inter_empty: Vec<Cell> = inter.and(ctx.empty).iter().collect();
-        if inter_empty.len() < 2 {
-            continue;
-        }
-        let line_rest: Vec<Cell> = ctx.t.house_sets[line]
-            .minus(ctx.t.house_sets[boxh])
-            .and(ctx.empty)
-            .iter()
-            .collect();
-        let box_rest: Vec<Cell> = ctx.t.house_sets[boxh]
-            .minus(ctx.t.house_sets[line])
-            .and(ctx.empty)
-            .iter()
-            .collect();
-        // Built on the first combination of C with enough digits (most have too few).
-        let mut rests: Option<(Vec<Part>, Vec<Part>)> = None;
-        for size in 2..=inter_empty.len().min(3) {
-            combinations(&inter_empty, size, &mut |c: &[Cell]| {
-                let vc = c.iter().fold(Digits::EMPTY, |m, &x| m | ctx.cand[x]);
-                if (vc.len() as usize) < size + 2 {
-                    return ControlFlow::Continue(());
+        let frame = Frame {
+            ctx,
+            info,
+            line,
+            boxh,
+            line_free: ctx.t.house_sets[line].and(ctx.empty),
+            box_free: ctx.t.house_sets[boxh].and(ctx.empty),
+        };
+        let n = inter.len();
+        for i1 in 0..n {
+            for i2 in i1 + 1..n {
+                frame.core(&[inter[i1], inter[i2]], sink)?;
+                for &c3 in &inter[i2 + 1..] {
+                    frame.core(&[inter[i1], inter[i2], c3], sink)?;
                 }
-                let (la, lb) = rests.get_or_insert_with(|| {
-                    (
-                        subsets(ctx, &line_rest, line_rest.len().saturating_sub(1)),
-                        subsets(ctx, &box_rest, box_rest.len().saturating_sub(1)),
-                    )
-                });
-                let cset = CellSet::from_cells(c.iter().copied());
-                // A and B must each take a digit of C and add fewer new digits than cells.
-                let useful =
-                    |&&(s, d): &&Part| !(d & vc).is_empty() && d.without(vc).len() < s.len();
-                // With A's and B's digits disjoint, C, A and B hold as many digits as cells
-                // exactly when the cells A and B have beyond their new digits (`spare`, at
-                // least 1 each) add up to C's digits beyond its cells; so each A is tried
-                // only with the B of the matching spare (in their order).
-                let spare = |s: CellSet, d: Digits| (s.len() - d.without(vc).len()) as usize;
-                a_buf.clear();
-                a_buf.extend(la.iter().filter(useful).copied());
-                for b in by_spare.iter_mut() {
-                    b.clear();
-                }
-                for &(s, d) in lb.iter().filter(useful) {
-                    if let Some(b) = by_spare.get_mut(spare(s, d)) {
-                        b.push((s, d));
-                    }
-                }
-                for &(aset, va) in a_buf.iter() {
-                    let want = (vc.len() as usize).checked_sub(size + spare(aset, va));
-                    let Some(lb) = want.and_then(|k| by_spare.get(k)) else {
-                        continue;
-                    };
-                    for &(bset, vb) in lb {
-                        if !(va & vb).is_empty() {
-                            continue;
-                        }
-                        let all = vc | va | vb;
-                        if all.len() != size as u32 + aset.len() + bset.len() {
-                            continue;
-                        }
-                        let mut elims = Vec::new();
-                        let line_d = (vc | va).without(vb);
-                        let box_d = (vc | vb).without(va);
-                        let keep = cset.or(aset).or(bset);
-                        collect(ctx, ctx.t.house_sets[line].minus(keep), line_d, &mut elims);
-                        collect(ctx, ctx.t.house_sets[boxh].minus(keep), box_d, &mut elims);
-                        if elims.is_empty() {
-                            continue;
-                        }
-                        let step = Step::new(
-                            info,
-                            Pattern::Subset {
-                                houses: vec![line, boxh],
-                                cells: keep.to_vec(),
-                                digits: all,
-                                hidden: false,
-                            },
-                        )
-                        .eliminate(elims)
-                        .house(line, Role::Base)
-                        .house(boxh, Role::Base)
-                        .candidates(c, vc, Role::Defining)
-                        .candidates(&aset.to_vec(), va, Role::ColorA)
-                        .candidates(&bset.to_vec(), vb, Role::ColorB);
-                        sink(step)?;
-                    }
-                }
-                ControlFlow::Continue(())
-            })?;
+            }
         }
     }
     ControlFlow::Continue(())
+}
+
+impl Frame<'_> {
+    /// Every `A` and `B` that complete this `C`.
+    fn core(&self, cells: &[Cell], sink: &mut Sink) -> ControlFlow<()> {
+        let set = CellSet::from_cells(cells.iter().copied());
+        let digits = cells
+            .iter()
+            .fold(Digits::EMPTY, |m, &c| m | self.ctx.cand[c]);
+        let plus = (digits.len() as usize).saturating_sub(cells.len());
+        if plus < 2 {
+            return ControlFlow::Continue(());
+        }
+        let core = Core {
+            cells: set,
+            digits,
+            plus,
+        };
+        // Overlap cells outside C may join A or B, as in HoDoKu.
+        let source: Vec<Cell> = self.line_free.minus(set).iter().collect();
+        self.line_part(&core, &source, 0, (CellSet::EMPTY, Digits::EMPTY), sink)
+    }
+
+    /// Grows `A` from the line's cells outside C, from `source[from]` on.
+    fn line_part(
+        &self,
+        core: &Core,
+        source: &[Cell],
+        from: usize,
+        (cells, digits): Part,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        for (i, &c) in source.iter().enumerate().skip(from) {
+            let mut a = cells;
+            a.insert(c);
+            let da = digits | self.ctx.cand[c];
+            let extra = da.without(core.digits).len() as usize;
+            let size = a.len() as usize;
+            // A takes at least one of C's digits, and leaves some for B.
+            if !(da & core.digits).is_empty() && size > extra && size - extra < core.plus {
+                let left = core.plus - (size - extra);
+                // B may hold none of the digits of C that A holds.
+                let banned = da & core.digits;
+                let boxes: Vec<Cell> = self.box_free.minus(core.cells).minus(a).iter().collect();
+                let grow = Grow {
+                    core,
+                    a: (a, da),
+                    left,
+                    banned,
+                    source: &boxes,
+                };
+                self.box_part(&grow, 0, (CellSet::EMPTY, Digits::EMPTY), sink)?;
+            }
+            self.line_part(core, source, i + 1, (a, da), sink)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Grows `B`; an instance when it covers the digits of C that A left.
+    fn box_part(
+        &self,
+        g: &Grow,
+        from: usize,
+        (cells, digits): Part,
+        sink: &mut Sink,
+    ) -> ControlFlow<()> {
+        for (i, &c) in g.source.iter().enumerate().skip(from) {
+            if !(self.ctx.cand[c] & g.banned).is_empty() {
+                continue;
+            }
+            let mut b = cells;
+            b.insert(c);
+            let db = digits | self.ctx.cand[c];
+            let extra = db.without(g.core.digits).len() as usize;
+            let size = b.len() as usize;
+            if !(db & g.core.digits).is_empty() && size == g.left + extra {
+                if let Some(step) = self.step(g.core, g.a, (b, db)) {
+                    sink(step)?;
+                }
+            }
+            if size <= g.left + extra {
+                self.box_part(g, i + 1, (b, db), sink)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn step(&self, core: &Core, (a, da): Part, (b, db): Part) -> Option<Step> {
+        let ctx = self.ctx;
+        let shared = (da & db).without(core.digits);
+        let line_d = (core.digits | da).without(db) | shared;
+        let box_d = (core.digits | db).without(da) | shared;
+        // A cell of A may sit in the box too (an overlap cell outside C), and one of B in
+        // the line: each rest is its house less C and that house's own part.
+        let mut elims = Vec::new();
+        collect(
+            ctx,
+            self.box_free.minus(core.cells).minus(b),
+            box_d,
+            &mut elims,
+        );
+        collect(
+            ctx,
+            self.line_free.minus(core.cells).minus(a),
+            line_d,
+            &mut elims,
+        );
+        elims.sort_unstable();
+        elims.dedup();
+        if elims.is_empty() {
+            return None;
+        }
+        let c: Vec<Cell> = core.cells.iter().collect();
+        let keep = core.cells.or(a).or(b);
+        Some(
+            Step::new(
+                self.info,
+                Pattern::Subset {
+                    houses: vec![self.line, self.boxh],
+                    cells: keep.to_vec(),
+                    digits: core.digits | da | db,
+                    hidden: false,
+                },
+            )
+            .eliminate(elims)
+            .house(self.line, Role::Base)
+            .house(self.boxh, Role::Base)
+            .candidates_present(ctx, &c, Role::Defining)
+            .candidates_present(ctx, &a.to_vec(), Role::ColorA)
+            .candidates_present(ctx, &b.to_vec(), Role::ColorB),
+        )
+    }
+}
+
+/// What growing `B` keeps fixed: C, A, how many of C's digits B must cover, the digits B
+/// may not hold, and the cells B is taken from.
+struct Grow<'a> {
+    core: &'a Core,
+    a: Part,
+    left: usize,
+    banned: Digits,
+    source: &'a [Cell],
+}
+
+/// Highlights every candidate of `cells` in `role` (only the digits each cell holds).
+trait Present {
+    fn candidates_present(self, ctx: &Ctx, cells: &[Cell], role: Role) -> Step;
+}
+
+impl Present for Step {
+    fn candidates_present(self, ctx: &Ctx, cells: &[Cell], role: Role) -> Step {
+        cells
+            .iter()
+            .fold(self, |s, &c| s.candidates(&[c], ctx.cand[c], role))
+    }
 }
 
 fn collect(ctx: &Ctx, cells: CellSet, digits: Digits, out: &mut Vec<Candidate>) {
@@ -158,9 +255,17 @@ fn houses(step: &Step) -> Option<(HouseId, HouseId)> {
     }
 }
 
+/// The verb for a list of `n` cells.
+fn hold(n: usize) -> &'static str {
+    if n == 1 {
+        "holds"
+    } else {
+        "hold"
+    }
+}
+
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
-    let (Some((line, boxh)), Pattern::Subset { cells, digits, .. }) = (houses(step), &step.pattern)
-    else {
+    let (Some((line, boxh)), Pattern::Subset { .. }) = (houses(step), &step.pattern) else {
         return step.name().to_string();
     };
     match detail {
@@ -176,17 +281,46 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
             house_name(g, line),
             house_name(g, boxh)
         ),
-        Detail::Full => format!(
-            "{}: {} hold exactly the {} digits {}, each once; the digits tied to {} leave \
-             the rest of it and those tied to {} leave the rest of that: {}",
-            step.name(),
-            cell_list(g, cells),
-            cells.len(),
-            digit_list(*digits),
-            house_name(g, line),
-            house_name(g, boxh),
-            effect_text(g, step)
-        ),
+        Detail::Full => {
+            let part = |role: Role| {
+                let mut cells: Vec<Cell> = Vec::new();
+                let mut digits = Digits::EMPTY;
+                for h in &step.highlights {
+                    if let (Target::Candidate(c), true) = (h.target, h.role == role) {
+                        if !cells.contains(&c.cell) {
+                            cells.push(c.cell);
+                        }
+                        digits |= Digits::single(c.digit);
+                    }
+                }
+                (cells, digits)
+            };
+            let ((c, vc), (a, va), (b, vb)) =
+                (part(Role::Defining), part(Role::ColorA), part(Role::ColorB));
+            let shared = (va & vb).without(vc);
+            let line_d = (vc | va).without(vb) | shared;
+            let box_d = (vc | vb).without(va) | shared;
+            let (ln, bn) = (house_name(g, line), house_name(g, boxh));
+            format!(
+                "{}: {} (where {ln} meets {bn}) hold {}, {} digits in {} cells; {} in {ln} \
+                 {} {} and {} in {bn} {} {}, and no digit of the first cells is in both. So {} \
+                 are locked in these cells of {ln}, and {} in these cells of {bn}: {}",
+                step.name(),
+                cell_list(g, &c),
+                digit_list(vc),
+                vc.len(),
+                c.len(),
+                cell_list(g, &a),
+                hold(a.len()),
+                digit_list(va),
+                cell_list(g, &b),
+                hold(b.len()),
+                digit_list(vb),
+                digit_list(line_d),
+                digit_list(box_d),
+                effect_text(g, step)
+            )
+        }
     }
 }
 
