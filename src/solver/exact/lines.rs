@@ -42,8 +42,9 @@ pub struct Plan {
     all_digits: u16,
     all_cells: Mask,
     cells: usize,
-    /// Peers of each cell (64 entries: any cell index of a mask is in bounds).
-    peers: [Mask; 64],
+    /// Peers of each cell; 65 entries: any cell index of a mask, and the trailing zeros of an
+    /// empty mask (no peers), are in bounds, so pair checks need no branch.
+    peers: [Mask; 65],
     houses: Vec<House>,
     /// Families of houses that cover every cell once, with at least one run among them.
     families: Vec<Vec<usize>>,
@@ -118,7 +119,7 @@ impl Plan {
                 len,
             });
         }
-        let mut peers = [0; 64];
+        let mut peers = [0; 65];
         for (c, p) in peers.iter_mut().enumerate().take(cells) {
             *p = g.peers(c).iter().fold(0, |m, &q| m | 1 << q);
         }
@@ -259,11 +260,20 @@ impl Plan {
             for (i, q) in spans.iter_mut().enumerate() {
                 *q = s.p[i] | s.p[i + 1] | s.p[i + 2] | s.p[i + 3];
             }
+            // Houses to check in full and houses that lost digits, as bit sets: a branch per
+            // house would mispredict often.
+            let (mut full, mut touched) = (0u32, 0u32);
             for (h, house) in self.houses.iter().enumerate() {
-                let full = house.mask & dirty != 0
-                    || (house.mask & lost_any != 0
-                        && !self.unchanged(s, h, &lost, lost_any, &spans, &mut next));
-                if full && self.house_rule(s, h, house, &mut next).is_none() {
+                full |= u32::from(house.mask & dirty != 0) << h;
+                touched |= u32::from(house.mask & lost_any != 0) << h;
+            }
+            let mut todo = full | touched;
+            while todo != 0 {
+                let h = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                if (full >> h & 1 == 1 || !self.unchanged(s, h, &lost, lost_any, &spans, &mut next))
+                    && self.house_rule(s, h, &self.houses[h], &mut next).is_none()
+                {
                     return false;
                 }
             }
@@ -291,73 +301,77 @@ impl Plan {
         let house = &self.houses[h];
         let (must, allowed) = (s.must[h], s.allowed[h]);
         let mask = house.mask;
-        // Digits the house lost, and the cells holding a digit it must hold.
-        let (mut gone, mut cover) = (0u16, 0);
-        for (d, (&p, &l)) in s.p.iter().zip(lost).enumerate() {
+        // The digits it lost, without branches (each test is a coin flip).
+        let mut gone = 0u16;
+        for (d, &l) in lost.iter().enumerate() {
             gone |= u16::from(l & mask != 0) << d;
-            cover |= p & mask & 0u64.wrapping_sub(u64::from(must >> d & 1));
         }
-        let cells = lost_any & mask;
-        let mut hidden = 0;
+        let mut fail = false;
         while gone != 0 {
             let d = gone.trailing_zeros() as usize;
             gone &= gone - 1;
             let x = s.p[d] & mask;
-            if must >> d & 1 == 1 {
-                let rest = x & x.wrapping_sub(1);
-                if rest == 0 {
-                    if x == 0 {
-                        return false;
+            let more = x & x.wrapping_sub(1);
+            // `must` lies within `allowed`: a digit either holds has lost its last place.
+            fail |= allowed >> d & 1 == 1 && x == 0;
+            let needed = 0u64.wrapping_sub(u64::from(must >> d & 1));
+            // Hidden single: the only place of a digit the house needs takes no other digit
+            // (a second digit
+            // needing it then has no place left: a contradiction).
+            let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
+            if hidden != 0 {
+                for (e, (p, n)) in s.p[..self.digits]
+                    .iter_mut()
+                    .zip(next.iter_mut())
+                    .enumerate()
+                {
+                    if e != d {
+                        *n |= *p & hidden;
+                        *p &= !hidden;
                     }
-                    hidden |= x & !s.solved;
-                } else if rest & (rest - 1) == 0 {
-                    let kill = self.peers[x.trailing_zeros() as usize]
-                        & self.peers[rest.trailing_zeros() as usize]
-                        & s.p[d];
-                    s.p[d] &= !kill;
-                    next[d] |= kill;
                 }
-            } else if allowed >> d & 1 == 1 && x == 0 {
-                return false;
             }
+            // Two places: cells that see both cannot hold it (an empty `kill` otherwise).
+            let pair = needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
+            let kill = self.peers[x.trailing_zeros() as usize]
+                & self.peers[more.trailing_zeros() as usize]
+                & s.p[d]
+                & pair;
+            s.p[d] &= !kill;
+            next[d] |= kill;
+        }
+        if fail {
+            return false;
         }
         // A cell without a digit of `must` may still have one of every window of `allowed`
         // (`spans`: four-digit spans as of the start of this pass, so covering too much only
-        // while this house's cells are due for another pass anyway).
-        let open = cells & !cover;
-        if open != 0 {
-            let len = house.len;
-            if len < 4 || len == self.digits {
-                return false;
-            }
-            let run = (1u16 << len) - 1;
-            for lo in 0..=self.digits - len {
-                let w = run << lo;
-                if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
+        // while this house's cells are due for another pass anyway). A complete house needs
+        // every digit, so each of its cells has one.
+        let len = house.len;
+        if len < self.digits {
+            // `must` is an intersection of runs, so a run itself.
+            let cover = if must == 0 {
+                0
+            } else {
+                let lo = must.trailing_zeros() as usize;
+                let hi = 15 - must.leading_zeros() as usize;
+                if hi >= lo + 3 {
+                    spans[lo] | spans[hi - 3]
+                } else {
+                    s.p[lo..=hi].iter().fold(0, |a, &p| a | p)
+                }
+            };
+            let open = lost_any & mask & !cover;
+            if open != 0 {
+                if len < 4 {
                     return false;
                 }
-            }
-        }
-        // Hidden singles: the only place of a digit the house needs takes no other digit.
-        for c in bits(hidden) {
-            let mut keep = 0;
-            for d in 0..self.digits {
-                if s.must[h] >> d & 1 == 1 && s.p[d] & house.mask == 1 << c {
-                    keep |= 1 << d;
-                }
-            }
-            if keep & (keep - 1) != 0 {
-                // Two digits need the same cell: the full check finds the contradiction.
-                return false;
-            }
-            for (d, (p, n)) in s.p[..self.digits]
-                .iter_mut()
-                .zip(next.iter_mut())
-                .enumerate()
-            {
-                if keep >> d & 1 == 0 {
-                    *n |= *p & 1 << c;
-                    *p &= !(1 << c);
+                let run = (1u16 << len) - 1;
+                for lo in 0..=self.digits - len {
+                    let w = run << lo;
+                    if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
+                        return false;
+                    }
                 }
             }
         }
@@ -600,41 +614,48 @@ impl Search<'_> {
             }
             return;
         }
-        let (mut c1, mut c2, mut c3) = (0, 0, 0);
-        for &p in &s.p[..plan.digits] {
-            c3 |= c2 & p;
-            c2 |= c1 & p;
-            c1 |= p;
+        // A digit with two places in a house, else a bivalue cell, else the fewest choices
+        // among cells and digits' places.
+        let mut branch = plan.digit_branch(&s, 3);
+        let mut cell = 0;
+        if branch.is_none() {
+            let (mut c1, mut c2, mut c3) = (0, 0, 0);
+            for &p in &s.p[..plan.digits] {
+                c3 |= c2 & p;
+                c2 |= c1 & p;
+                c1 |= p;
+            }
+            let bivalue = c2 & !c3 & open;
+            if bivalue != 0 {
+                // Among bivalue cells, the one with most open peers constrains the most.
+                let mut best = (bivalue.trailing_zeros() as usize, 0);
+                for c in bits(bivalue) {
+                    let w = (plan.peers[c] & open).count_ones();
+                    if w > best.1 {
+                        best = (c, w);
+                    }
+                }
+                cell = best.0;
+            } else {
+                let mut best = (open.trailing_zeros() as usize, u32::MAX);
+                for c in bits(open) {
+                    let k = s.p[..plan.digits]
+                        .iter()
+                        .filter(|&&p| p & (1 << c) != 0)
+                        .count() as u32;
+                    if k < best.1 {
+                        best = (c, k);
+                    }
+                }
+                cell = best.0;
+                // A digit with fewer places in a house than the cell has candidates branches
+                // narrower.
+                branch = plan.digit_branch(&s, best.1 + 1);
+            }
         }
-        let bivalue = c2 & !c3 & open;
-        let (cell, k) = if bivalue != 0 {
-            // Among bivalue cells, the one with most open peers constrains the most.
-            let mut best = (bivalue.trailing_zeros() as usize, 0);
-            for c in bits(bivalue) {
-                let w = (plan.peers[c] & open).count_ones();
-                if w > best.1 {
-                    best = (c, w);
-                }
-            }
-            (best.0, 2)
-        } else {
-            let mut best = (open.trailing_zeros() as usize, u32::MAX);
-            for c in bits(open) {
-                let k = s.p[..plan.digits]
-                    .iter()
-                    .filter(|&&p| p & (1 << c) != 0)
-                    .count() as u32;
-                if k < best.1 {
-                    best = (c, k);
-                }
-            }
-            best
-        };
-        // A digit with fewer places in a house than the cell has candidates branches
-        // narrower.
         let mut choices = [(0usize, 0usize); 16];
         let mut n = 0;
-        match plan.digit_branch(&s, k + 1) {
+        match branch {
             Some((d, places)) => {
                 for c in bits(places) {
                     choices[n] = (c, d);
