@@ -192,16 +192,32 @@ impl Plan {
                 state.p[usize::from(d) - 1] |= 1 << c;
             }
         }
-        let mut search = Search {
-            plan: self,
-            limit: limit.max(1),
-            count: 0,
-            first: None,
-        };
-        search.run(state, self.all_cells);
-        Solutions {
-            count: search.count,
-            first: search.first,
+        let limit = limit.max(1);
+        if (self.digits, self.houses.len(), self.cells) == (9, 27, 61) {
+            // The honeycomb's counts.
+            let mut search = Search::<9, 27, 61> {
+                plan: self,
+                limit,
+                count: 0,
+                first: None,
+            };
+            search.run(state, self.all_cells);
+            Solutions {
+                count: search.count,
+                first: search.first,
+            }
+        } else {
+            let mut search = Search::<0, 0, 0> {
+                plan: self,
+                limit,
+                count: 0,
+                first: None,
+            };
+            search.run(state, self.all_cells);
+            Solutions {
+                count: search.count,
+                first: search.first,
+            }
         }
     }
 
@@ -220,9 +236,50 @@ impl Plan {
         self.solve(&cands, limit)
     }
 
+    /// Digits in the layout: `D` when known at compile time, else the plan's.
+    #[inline(always)]
+    fn nd<const D: usize>(&self) -> usize {
+        if D == 0 {
+            self.digits
+        } else {
+            D
+        }
+    }
+
+    #[inline(always)]
+    fn digit_mask<const D: usize>(&self) -> u16 {
+        if D == 0 {
+            self.all_digits
+        } else {
+            (1 << D) - 1
+        }
+    }
+
+    #[inline(always)]
+    fn cell_mask<const C: usize>(&self) -> Mask {
+        match C {
+            0 => self.all_cells,
+            64.. => Mask::MAX,
+            _ => (1 << C) - 1,
+        }
+    }
+
+    #[inline(always)]
+    fn houses_of<const H: usize>(&self) -> &[House] {
+        if H == 0 {
+            &self.houses
+        } else {
+            &self.houses[..H]
+        }
+    }
+
     /// Singles and house rules to a fixpoint, starting from the cells in `dirty` (those
     /// changed since the last fixpoint); false on contradiction.
-    fn propagate(&self, s: &mut State, dirty: Mask) -> bool {
+    fn propagate<const D: usize, const H: usize, const C: usize>(
+        &self,
+        s: &mut State,
+        dirty: Mask,
+    ) -> bool {
         // Cells changed in unknown digits since their houses' last check (the branch cell,
         // digit counting), and per digit the cells that lost it (singles, house rules): a
         // house that only lost known digits gets a full check only when it can learn
@@ -232,17 +289,17 @@ impl Plan {
         let mut lost_any: Mask = 0;
         loop {
             let (mut ones, mut twos) = (0, 0);
-            for &p in &s.p[..self.digits] {
+            for &p in &s.p[..self.nd::<D>()] {
                 twos |= ones & p;
                 ones |= p;
             }
-            if ones != self.all_cells {
+            if ones != self.cell_mask::<C>() {
                 return false;
             }
             // Naked singles: a cell down to one digit takes it from its peers.
             let singles = ones & !twos & !s.solved;
             if singles != 0 {
-                for (p, l) in s.p[..self.digits].iter_mut().zip(&mut lost) {
+                for (p, l) in s.p[..self.nd::<D>()].iter_mut().zip(&mut lost) {
                     for c in bits(*p & singles) {
                         *l |= *p & self.peers[c];
                         *p &= !self.peers[c];
@@ -263,7 +320,7 @@ impl Plan {
             // Houses to check in full and houses that lost digits, as bit sets: a branch per
             // house would mispredict often.
             let (mut full, mut touched) = (0u32, 0u32);
-            for (h, house) in self.houses.iter().enumerate() {
+            for (h, house) in self.houses_of::<H>().iter().enumerate() {
                 full |= u32::from(house.mask & dirty != 0) << h;
                 touched |= u32::from(house.mask & lost_any != 0) << h;
             }
@@ -271,8 +328,11 @@ impl Plan {
             while todo != 0 {
                 let h = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
-                if (full >> h & 1 == 1 || !self.unchanged(s, h, &lost, lost_any, &spans, &mut next))
-                    && self.house_rule(s, h, &self.houses[h], &mut next).is_none()
+                if (full >> h & 1 == 1
+                    || !self.unchanged::<D, H, C>(s, h, &lost, lost_any, &spans, &mut next))
+                    && self
+                        .house_rule::<D, H, C>(s, h, &self.houses[h], &mut next)
+                        .is_none()
                 {
                     return false;
                 }
@@ -289,7 +349,7 @@ impl Plan {
     /// window within `allowed`, so the feasible windows stay as they were. Pairs and hidden
     /// singles among the digits it lost are handled here, as the full check would (cells
     /// that lose a digit go to `next`). False: a full check is needed.
-    fn unchanged(
+    fn unchanged<const D: usize, const H: usize, const C: usize>(
         &self,
         s: &mut State,
         h: usize,
@@ -320,7 +380,7 @@ impl Plan {
             // needing it then has no place left: a contradiction).
             let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
             if hidden != 0 {
-                for (e, (p, n)) in s.p[..self.digits]
+                for (e, (p, n)) in s.p[..self.nd::<D>()]
                     .iter_mut()
                     .zip(next.iter_mut())
                     .enumerate()
@@ -348,7 +408,7 @@ impl Plan {
         // while this house's cells are due for another pass anyway). A complete house needs
         // every digit, so each of its cells has one.
         let len = house.len;
-        if len < self.digits {
+        if len < self.nd::<D>() {
             // `must` is an intersection of runs, so a run itself.
             let cover = if must == 0 {
                 0
@@ -367,7 +427,7 @@ impl Plan {
                     return false;
                 }
                 let run = (1u16 << len) - 1;
-                for lo in 0..=self.digits - len {
+                for lo in 0..=self.nd::<D>() - len {
                     let w = run << lo;
                     if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
                         return false;
@@ -380,7 +440,7 @@ impl Plan {
 
     /// Run windows, hidden singles and pairs in one house, adding the cells each digit lost
     /// to `lost`; None on contradiction.
-    fn house_rule(
+    fn house_rule<const D: usize, const H: usize, const C: usize>(
         &self,
         s: &mut State,
         h: usize,
@@ -394,11 +454,11 @@ impl Plan {
             present |= u16::from(*xd != 0) << d;
         }
         let len = house.len;
-        let must = if len == self.digits {
-            if present != self.all_digits {
+        let must = if len == self.nd::<D>() {
+            if present != self.digit_mask::<D>() {
                 return None;
             }
-            self.all_digits
+            self.digit_mask::<D>()
         } else {
             // A window of consecutive digits is feasible when each of its digits has a place
             // and each cell a digit of it.
@@ -408,7 +468,7 @@ impl Plan {
             for (i, qi) in q.iter_mut().enumerate() {
                 *qi = x[i] | x[i + 1] | x[i + 2] | x[i + 3];
             }
-            for lo in 0..=self.digits - len {
+            for lo in 0..=self.nd::<D>() - len {
                 let w = run << lo;
                 if w & !present != 0 {
                     continue;
@@ -464,7 +524,7 @@ impl Plan {
             let d = hidden.trailing_zeros() as usize;
             hidden &= hidden - 1;
             let xd = x[d];
-            for (e, (p, l)) in s.p[..self.digits]
+            for (e, (p, l)) in s.p[..self.nd::<D>()]
                 .iter_mut()
                 .zip(lost.iter_mut())
                 .enumerate()
@@ -481,20 +541,23 @@ impl Plan {
     /// Digit counting over the families of houses that cover every cell once: a digit lies
     /// in as many houses of each family. The cells changed, or None on contradiction. Valid
     /// at a propagation fixpoint (every house's `must` and `allowed` up to date).
-    fn counting(&self, s: &mut State) -> Option<Mask> {
+    fn counting<const D: usize, const H: usize, const C: usize>(
+        &self,
+        s: &mut State,
+    ) -> Option<Mask> {
         s.recount = false;
         // Per family, how many houses must hold each digit and how many may, one nibble
         // per digit (a family has at most 15 houses).
         let mut must = [0u64; MAX_FAMILIES + 1];
         let mut may = [0u64; MAX_FAMILIES + 1];
-        for h in 0..self.houses.len() {
+        for h in 0..self.houses_of::<H>().len() {
             let f = usize::from(self.family_of[h]);
             must[f] += self.spread[usize::from(s.must[h])];
             may[f] += self.spread[usize::from(s.allowed[h])];
         }
         let families = self.families.len();
         let mut changed = 0;
-        for d in 0..self.digits {
+        for d in 0..self.nd::<D>() {
             let bit = 1u16 << d;
             let count = |c: u64| (c >> (4 * d)) & 15;
             let (mut lo, mut hi) = (0, u64::MAX);
@@ -525,11 +588,11 @@ impl Plan {
                         // d can be in no more houses: each that may hold it must, so only
                         // windows with d remain.
                         let run = (1u16 << house.len) - 1;
-                        let keep = (0..=self.digits - house.len)
+                        let keep = (0..=self.nd::<D>() - house.len)
                             .map(|lo| run << lo)
                             .filter(|&w| w & bit != 0 && w & !s.allowed[h] == 0)
                             .fold(0, |a, w| a | w);
-                        for (e, p) in s.p[..self.digits].iter_mut().enumerate() {
+                        for (e, p) in s.p[..self.nd::<D>()].iter_mut().enumerate() {
                             if keep & (1 << e) == 0 {
                                 changed |= *p & house.mask;
                                 *p &= !house.mask;
@@ -543,16 +606,20 @@ impl Plan {
     }
 
     /// Propagation, then digit counting, to a joint fixpoint; false on contradiction.
-    fn settle(&self, s: &mut State, dirty: Mask) -> bool {
+    fn settle<const D: usize, const H: usize, const C: usize>(
+        &self,
+        s: &mut State,
+        dirty: Mask,
+    ) -> bool {
         let mut dirty = dirty;
         loop {
-            if !self.propagate(s, dirty) {
+            if !self.propagate::<D, H, C>(s, dirty) {
                 return false;
             }
             if self.families.is_empty() || !s.recount {
                 return true;
             }
-            match self.counting(s) {
+            match self.counting::<D, H, C>(s) {
                 None => return false,
                 Some(0) => return true,
                 Some(c) => dirty = c,
@@ -561,10 +628,14 @@ impl Plan {
     }
 
     /// A digit some house must hold with fewer than `limit` open places, and those places.
-    fn digit_branch(&self, s: &State, limit: u32) -> Option<(usize, Mask)> {
+    fn digit_branch<const D: usize, const H: usize, const C: usize>(
+        &self,
+        s: &State,
+        limit: u32,
+    ) -> Option<(usize, Mask)> {
         let mut best = None;
         let mut best_len = limit;
-        for (h, house) in self.houses.iter().enumerate() {
+        for (h, house) in self.houses_of::<H>().iter().enumerate() {
             let mut rest = s.must[h];
             while rest != 0 {
                 let d = rest.trailing_zeros() as usize;
@@ -587,25 +658,27 @@ impl Plan {
     }
 }
 
-struct Search<'a> {
+/// The search; `D`, `H` and `C` are the digit, house and cell counts when known at compile
+/// time (the honeycomb's: its loops then unroll, a third faster), else 0.
+struct Search<'a, const D: usize, const H: usize, const C: usize> {
     plan: &'a Plan,
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
 }
 
-impl Search<'_> {
+impl<const D: usize, const H: usize, const C: usize> Search<'_, D, H, C> {
     fn run(&mut self, mut s: State, dirty: Mask) {
         let plan = self.plan;
-        if !plan.settle(&mut s, dirty) {
+        if !plan.settle::<D, H, C>(&mut s, dirty) {
             return;
         }
-        let open = plan.all_cells & !s.solved;
+        let open = plan.cell_mask::<C>() & !s.solved;
         if open == 0 {
             self.count += 1;
             if self.first.is_none() {
                 let mut out = vec![0u8; plan.cells];
-                for (d, &p) in s.p[..plan.digits].iter().enumerate() {
+                for (d, &p) in s.p[..plan.nd::<D>()].iter().enumerate() {
                     for c in bits(p) {
                         out[c] = d as u8 + 1;
                     }
@@ -616,11 +689,11 @@ impl Search<'_> {
         }
         // A digit with two places in a house, else a bivalue cell, else the fewest choices
         // among cells and digits' places.
-        let mut branch = plan.digit_branch(&s, 3);
+        let mut branch = plan.digit_branch::<D, H, C>(&s, 3);
         let mut cell = 0;
         if branch.is_none() {
             let (mut c1, mut c2, mut c3) = (0, 0, 0);
-            for &p in &s.p[..plan.digits] {
+            for &p in &s.p[..plan.nd::<D>()] {
                 c3 |= c2 & p;
                 c2 |= c1 & p;
                 c1 |= p;
@@ -639,7 +712,7 @@ impl Search<'_> {
             } else {
                 let mut best = (open.trailing_zeros() as usize, u32::MAX);
                 for c in bits(open) {
-                    let k = s.p[..plan.digits]
+                    let k = s.p[..plan.nd::<D>()]
                         .iter()
                         .filter(|&&p| p & (1 << c) != 0)
                         .count() as u32;
@@ -650,7 +723,7 @@ impl Search<'_> {
                 cell = best.0;
                 // A digit with fewer places in a house than the cell has candidates branches
                 // narrower.
-                branch = plan.digit_branch(&s, best.1 + 1);
+                branch = plan.digit_branch::<D, H, C>(&s, best.1 + 1);
             }
         }
         let mut choices = [(0usize, 0usize); 16];
@@ -663,7 +736,7 @@ impl Search<'_> {
                 }
             }
             None => {
-                for (d, &p) in s.p[..plan.digits].iter().enumerate() {
+                for (d, &p) in s.p[..plan.nd::<D>()].iter().enumerate() {
                     if p & (1 << cell) != 0 {
                         choices[n] = (cell, d);
                         n += 1;
@@ -677,7 +750,7 @@ impl Search<'_> {
             }
             let mut next = s;
             let bit = 1 << c;
-            for (e, p) in next.p[..plan.digits].iter_mut().enumerate() {
+            for (e, p) in next.p[..plan.nd::<D>()].iter_mut().enumerate() {
                 if e != d {
                     *p &= !bit;
                 }
