@@ -46,6 +46,8 @@ pub struct Plan {
     /// empty mask (no peers), are in bounds, so pair checks need no branch.
     peers: [Mask; 65],
     houses: Vec<House>,
+    /// The houses that are runs (shorter than the digit count), as a bit set.
+    runs: u32,
     /// Families of houses that cover every cell once, with at least one run among them.
     families: Vec<Vec<usize>>,
     /// Per house, its family's index (`MAX_FAMILIES` for none).
@@ -155,7 +157,11 @@ impl Plan {
         });
         families.truncate(MAX_FAMILIES);
         let (family_of, spread) = family_tables(&families);
+        let runs = (houses.iter().enumerate())
+            .filter(|(_, h)| h.len < digits)
+            .fold(0, |a, (i, _)| a | 1 << i);
         Some(Plan {
+            runs,
             family_of,
             spread,
             digits,
@@ -317,22 +323,80 @@ impl Plan {
             for (i, q) in spans.iter_mut().enumerate() {
                 *q = s.p[i] | s.p[i + 1] | s.p[i + 2] | s.p[i + 3];
             }
-            // Houses to check in full and houses that lost digits, as bit sets: a branch per
-            // house would mispredict often.
+            // Houses to check in full and houses whose cells lost digits, as bit sets: a
+            // branch per house would mispredict often.
             let (mut full, mut touched) = (0u32, 0u32);
             for (h, house) in self.houses_of::<H>().iter().enumerate() {
                 full |= u32::from(house.mask & dirty != 0) << h;
                 touched |= u32::from(house.mask & lost_any != 0) << h;
             }
-            let mut todo = full | touched;
-            while todo != 0 {
-                let h = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                if (full >> h & 1 == 1
-                    || !self.unchanged::<D, H, C>(s, h, &lost, lost_any, &spans, &mut next))
-                    && self
-                        .house_rule::<D, H, C>(s, h, &self.houses[h], &mut next)
-                        .is_none()
+            // Per digit lost, the houses it left. One that needs it: down to two places, the
+            // cells that see both lose it; down to one, a hidden single (that cell keeps it
+            // alone); down to none, a contradiction. One that only may hold it: down to none,
+            // its windows change (a full check).
+            let mut digits = 0u16;
+            for (d, &l) in lost.iter().enumerate() {
+                digits |= u16::from(l != 0) << d;
+            }
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let mut hs = 0u32;
+                for (h, house) in self.houses_of::<H>().iter().enumerate() {
+                    hs |= u32::from(house.mask & lost[d] != 0) << h;
+                }
+                hs &= !full;
+                while hs != 0 {
+                    let h = hs.trailing_zeros() as usize;
+                    hs &= hs - 1;
+                    let x = s.p[d] & self.houses[h].mask;
+                    let more = x & x.wrapping_sub(1);
+                    let needs = s.must[h] >> d & 1 == 1;
+                    if x == 0 {
+                        if needs {
+                            return false;
+                        }
+                        full |= 1 << h;
+                    }
+                    // Masks instead of branches: which case applies is a coin flip.
+                    let needed = 0u64.wrapping_sub(u64::from(needs));
+                    let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
+                    if hidden != 0 {
+                        for (e, (p, n)) in s.p[..self.nd::<D>()]
+                            .iter_mut()
+                            .zip(next.iter_mut())
+                            .enumerate()
+                        {
+                            if e != d {
+                                *n |= *p & hidden;
+                                *p &= !hidden;
+                            }
+                        }
+                    }
+                    let pair =
+                        needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
+                    let kill = self.peers[x.trailing_zeros() as usize]
+                        & self.peers[more.trailing_zeros() as usize]
+                        & s.p[d]
+                        & pair;
+                    s.p[d] &= !kill;
+                    next[d] |= kill;
+                }
+            }
+            let mut runs = touched & !full & self.runs;
+            while runs != 0 {
+                let h = runs.trailing_zeros() as usize;
+                runs &= runs - 1;
+                if !self.windows_kept::<D>(s, h, lost_any, &spans) {
+                    full |= 1 << h;
+                }
+            }
+            while full != 0 {
+                let h = full.trailing_zeros() as usize;
+                full &= full - 1;
+                if self
+                    .house_rule::<D, H, C>(s, h, &self.houses[h], &mut next)
+                    .is_none()
                 {
                     return false;
                 }
@@ -343,99 +407,45 @@ impl Plan {
         }
     }
 
-    /// Whether a house, since its last check, only lost digits (cells per digit in `lost`)
-    /// in ways a full check would add nothing to: each digit it must hold keeps a place,
-    /// each digit it may hold keeps one, and each cell that lost one keeps a digit of every
-    /// window within `allowed`, so the feasible windows stay as they were. Pairs and hidden
-    /// singles among the digits it lost are handled here, as the full check would (cells
-    /// that lose a digit go to `next`). False: a full check is needed.
-    fn unchanged<const D: usize, const H: usize, const C: usize>(
+    /// Whether the feasible windows of run `h` stay as they were when the cells in `lost_any`
+    /// lost digits: each of them keeps a digit of `must`, or one of every window within
+    /// `allowed` (`spans`: four-digit spans as of the start of this pass, so covering too much
+    /// only while this house's cells are due for another pass anyway). False: a full check
+    /// is needed.
+    fn windows_kept<const D: usize>(
         &self,
-        s: &mut State,
+        s: &State,
         h: usize,
-        lost: &[Mask; 9],
         lost_any: Mask,
         spans: &[Mask; 6],
-        next: &mut [Mask; 9],
     ) -> bool {
         let house = &self.houses[h];
         let (must, allowed) = (s.must[h], s.allowed[h]);
-        let mask = house.mask;
-        // The digits it lost, without branches (each test is a coin flip).
-        let mut gone = 0u16;
-        for (d, &l) in lost.iter().enumerate() {
-            gone |= u16::from(l & mask != 0) << d;
-        }
-        let mut fail = false;
-        while gone != 0 {
-            let d = gone.trailing_zeros() as usize;
-            gone &= gone - 1;
-            let x = s.p[d] & mask;
-            let more = x & x.wrapping_sub(1);
-            // `must` lies within `allowed`: a digit either holds has lost its last place.
-            fail |= allowed >> d & 1 == 1 && x == 0;
-            let needed = 0u64.wrapping_sub(u64::from(must >> d & 1));
-            // Hidden single: the only place of a digit the house needs takes no other digit
-            // (a second digit
-            // needing it then has no place left: a contradiction).
-            let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
-            if hidden != 0 {
-                for (e, (p, n)) in s.p[..self.nd::<D>()]
-                    .iter_mut()
-                    .zip(next.iter_mut())
-                    .enumerate()
-                {
-                    if e != d {
-                        *n |= *p & hidden;
-                        *p &= !hidden;
-                    }
-                }
+        // `must` is an intersection of runs, so a run itself.
+        let cover = if must == 0 {
+            0
+        } else {
+            let lo = must.trailing_zeros() as usize;
+            let hi = 15 - must.leading_zeros() as usize;
+            if hi >= lo + 3 {
+                spans[lo] | spans[hi - 3]
+            } else {
+                s.p[lo..=hi].iter().fold(0, |a, &p| a | p)
             }
-            // Two places: cells that see both cannot hold it (an empty `kill` otherwise).
-            let pair = needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
-            let kill = self.peers[x.trailing_zeros() as usize]
-                & self.peers[more.trailing_zeros() as usize]
-                & s.p[d]
-                & pair;
-            s.p[d] &= !kill;
-            next[d] |= kill;
+        };
+        let open = lost_any & house.mask & !cover;
+        if open == 0 {
+            return true;
         }
-        if fail {
+        let len = house.len;
+        if len < 4 {
             return false;
         }
-        // A cell without a digit of `must` may still have one of every window of `allowed`
-        // (`spans`: four-digit spans as of the start of this pass, so covering too much only
-        // while this house's cells are due for another pass anyway). A complete house needs
-        // every digit, so each of its cells has one.
-        let len = house.len;
-        if len < self.nd::<D>() {
-            // `must` is an intersection of runs, so a run itself.
-            let cover = if must == 0 {
-                0
-            } else {
-                let lo = must.trailing_zeros() as usize;
-                let hi = 15 - must.leading_zeros() as usize;
-                if hi >= lo + 3 {
-                    spans[lo] | spans[hi - 3]
-                } else {
-                    s.p[lo..=hi].iter().fold(0, |a, &p| a | p)
-                }
-            };
-            let open = lost_any & mask & !cover;
-            if open != 0 {
-                if len < 4 {
-                    return false;
-                }
-                let run = (1u16 << len) - 1;
-                for lo in 0..=self.nd::<D>() - len {
-                    let w = run << lo;
-                    if w & !allowed == 0 && (spans[lo] | spans[lo + len - 4]) & open != open {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        let run = (1u16 << len) - 1;
+        (0..=self.nd::<D>() - len).all(|lo| {
+            let w = run << lo;
+            w & !allowed != 0 || (spans[lo] | spans[lo + len - 4]) & open == open
+        })
     }
 
     /// Run windows, hidden singles and pairs in one house, adding the cells each digit lost
