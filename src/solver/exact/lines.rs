@@ -46,6 +46,8 @@ pub struct Plan {
     /// empty mask (no peers), are in bounds, so pair checks need no branch.
     peers: [Mask; 65],
     houses: Vec<House>,
+    /// Per byte of a cell mask and its value, the houses holding those cells.
+    house_sets: Box<[[u32; 256]; 8]>,
     /// The houses that are runs (shorter than the digit count), as a bit set.
     runs: u32,
     /// Families of houses that cover every cell once, with at least one run among them.
@@ -160,7 +162,18 @@ impl Plan {
         let runs = (houses.iter().enumerate())
             .filter(|(_, h)| h.len < digits)
             .fold(0, |a, (i, _)| a | 1 << i);
+        let mut house_sets = Box::new([[0u32; 256]; 8]);
+        for (i, t) in house_sets.iter_mut().enumerate() {
+            for (b, v) in t.iter_mut().enumerate() {
+                for (h, house) in houses.iter().enumerate() {
+                    if usize::from((house.mask >> (8 * i)) as u8) & b != 0 {
+                        *v |= 1 << h;
+                    }
+                }
+            }
+        }
         Some(Plan {
+            house_sets,
             runs,
             family_of,
             spread,
@@ -240,6 +253,17 @@ impl Plan {
             })
             .collect();
         self.solve(&cands, limit)
+    }
+
+    /// The houses holding some cell of `m`, as a bit set (byte tables: a test per house
+    /// would cost four times as much).
+    #[inline(always)]
+    fn houses_hit(&self, m: Mask) -> u32 {
+        let mut hs = 0;
+        for (i, t) in self.house_sets.iter().enumerate() {
+            hs |= t[usize::from((m >> (8 * i)) as u8)];
+        }
+        hs
     }
 
     /// Digits in the layout: `D` when known at compile time, else the plan's.
@@ -325,11 +349,8 @@ impl Plan {
             }
             // Houses to check in full and houses whose cells lost digits, as bit sets: a
             // branch per house would mispredict often.
-            let (mut full, mut touched) = (0u32, 0u32);
-            for (h, house) in self.houses_of::<H>().iter().enumerate() {
-                full |= u32::from(house.mask & dirty != 0) << h;
-                touched |= u32::from(house.mask & lost_any != 0) << h;
-            }
+            let mut full = self.houses_hit(dirty);
+            let touched = self.houses_hit(lost_any);
             // Per digit lost, the houses it left. One that needs it: down to two places, the
             // cells that see both lose it; down to one, a hidden single (that cell keeps it
             // alone); down to none, a contradiction. One that only may hold it: down to none,
@@ -341,11 +362,7 @@ impl Plan {
             while digits != 0 {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
-                let mut hs = 0u32;
-                for (h, house) in self.houses_of::<H>().iter().enumerate() {
-                    hs |= u32::from(house.mask & lost[d] != 0) << h;
-                }
-                hs &= !full;
+                let mut hs = self.houses_hit(lost[d]) & !full;
                 while hs != 0 {
                     let h = hs.trailing_zeros() as usize;
                     hs &= hs - 1;
