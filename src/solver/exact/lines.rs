@@ -162,14 +162,17 @@ impl Plan {
         let runs = (houses.iter().enumerate())
             .filter(|(_, h)| h.len < digits)
             .fold(0, |a, (i, _)| a | 1 << i);
+        let mut cell_houses = [0u32; 64];
+        for (h, house) in houses.iter().enumerate() {
+            for c in bits(house.mask) {
+                cell_houses[c] |= 1 << h;
+            }
+        }
+        // Each byte value from a smaller one and its lowest cell.
         let mut house_sets = Box::new([[0u32; 256]; 8]);
         for (i, t) in house_sets.iter_mut().enumerate() {
-            for (b, v) in t.iter_mut().enumerate() {
-                for (h, house) in houses.iter().enumerate() {
-                    if usize::from((house.mask >> (8 * i)) as u8) & b != 0 {
-                        *v |= 1 << h;
-                    }
-                }
+            for b in 1..256 {
+                t[b] = t[b & (b - 1)] | cell_houses[8 * i + b.trailing_zeros() as usize];
             }
         }
         Some(Plan {
