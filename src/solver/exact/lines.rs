@@ -382,16 +382,13 @@ impl Plan {
                     let needed = 0u64.wrapping_sub(u64::from(needs));
                     let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
                     if hidden != 0 {
-                        for (e, (p, n)) in s.p[..self.nd::<D>()]
-                            .iter_mut()
-                            .zip(next.iter_mut())
-                            .enumerate()
-                        {
-                            if e != d {
-                                *n |= *p & hidden;
-                                *p &= !hidden;
-                            }
+                        // Every digit leaves, then its own comes back (no branch per digit).
+                        let (own, own_next) = (s.p[d], next[d]);
+                        for (p, n) in s.p[..self.nd::<D>()].iter_mut().zip(next.iter_mut()) {
+                            *n |= *p & hidden;
+                            *p &= !hidden;
                         }
+                        (s.p[d], next[d]) = (own, own_next);
                     }
                     let pair =
                         needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
