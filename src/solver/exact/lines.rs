@@ -534,17 +534,17 @@ impl Plan {
             let d = rest_must.trailing_zeros() as usize;
             rest_must &= rest_must - 1;
             let xd = x[d];
-            let rest = xd & xd.wrapping_sub(1);
-            if rest == 0 {
-                hidden |= u16::from(xd & !s.solved != 0) << d;
-            } else if rest & (rest - 1) == 0 {
-                // Cells that see both places of a digit the house needs cannot hold it.
-                let kill = self.peers[xd.trailing_zeros() as usize]
-                    & self.peers[rest.trailing_zeros() as usize]
-                    & s.p[d];
-                s.p[d] &= !kill;
-                lost[d] |= kill;
-            }
+            let more = xd & xd.wrapping_sub(1);
+            hidden |= u16::from((more == 0) & (xd & !s.solved != 0)) << d;
+            // Cells that see both places of a digit the house needs cannot hold it (masks
+            // instead of branches, as in `propagate`).
+            let pair = (more != 0) & (more & more.wrapping_sub(1) == 0);
+            let kill = self.peers[xd.trailing_zeros() as usize]
+                & self.peers[more.trailing_zeros() as usize]
+                & s.p[d]
+                & 0u64.wrapping_sub(u64::from(pair));
+            s.p[d] &= !kill;
+            lost[d] |= kill;
         }
         while hidden != 0 {
             // Hidden single: the only place for a digit the house needs.
