@@ -371,10 +371,15 @@ impl Plan {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
                 let mut hs = self.houses_hit(lost[d]) & !full;
+                // The digit's places as of this step: its kills apply after all its houses,
+                // so that they do not wait on each other (a place killed meanwhile only
+                // widens a house's view, and the cells it leaves go to `next` anyway).
+                let places = s.p[d];
+                let mut kills = 0;
                 while hs != 0 {
                     let h = hs.trailing_zeros() as usize;
                     hs &= hs - 1;
-                    let x = s.p[d] & self.houses[h].mask;
+                    let x = places & self.houses[h].mask;
                     let more = x & x.wrapping_sub(1);
                     let needs = s.must[h] >> d & 1 == 1;
                     if x == 0 {
@@ -387,23 +392,24 @@ impl Plan {
                     let needed = 0u64.wrapping_sub(u64::from(needs));
                     let hidden = x & !s.solved & needed & 0u64.wrapping_sub(u64::from(more == 0));
                     if hidden != 0 {
-                        // Every digit leaves, then its own comes back (no branch per digit).
-                        let (own, own_next) = (s.p[d], next[d]);
+                        // Every digit leaves, then its own comes back (below; no branch per
+                        // digit).
+                        let own_next = next[d];
                         for (p, n) in s.p[..self.nd::<D>()].iter_mut().zip(next.iter_mut()) {
                             *n |= *p & hidden;
                             *p &= !hidden;
                         }
-                        (s.p[d], next[d]) = (own, own_next);
+                        next[d] = own_next;
                     }
                     let pair =
                         needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
-                    let kill = self.peers[x.trailing_zeros() as usize]
+                    kills |= self.peers[x.trailing_zeros() as usize]
                         & self.peers[more.trailing_zeros() as usize]
-                        & s.p[d]
                         & pair;
-                    s.p[d] &= !kill;
-                    next[d] |= kill;
                 }
+                kills &= places;
+                s.p[d] = places & !kills;
+                next[d] |= kills;
             }
             let mut runs = touched & !full & self.runs;
             while runs != 0 {
