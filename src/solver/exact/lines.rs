@@ -678,9 +678,29 @@ impl Plan {
         s: &State,
         limit: u32,
     ) -> Option<(usize, usize, Mask)> {
+        let houses = self.houses_of::<H>();
+        if limit == 3 {
+            // The common case, a needed digit with two places: per house, those digits as
+            // a bit set, without a branch per digit.
+            for i in 0..houses.len() {
+                let h = (usize::from(s.start) + i) % houses.len();
+                let mask = houses[h].mask;
+                let mut two = 0u16;
+                for (d, &p) in s.p[..self.nd::<D>()].iter().enumerate() {
+                    let x = p & mask;
+                    let more = x & x.wrapping_sub(1);
+                    two |= u16::from((more != 0) & (more & more.wrapping_sub(1) == 0)) << d;
+                }
+                two &= s.must[h];
+                if two != 0 {
+                    let d = two.trailing_zeros() as usize;
+                    return Some((h, d, s.p[d] & mask));
+                }
+            }
+            return None;
+        }
         let mut best = None;
         let mut best_len = limit;
-        let houses = self.houses_of::<H>();
         for i in 0..houses.len() {
             let h = (usize::from(s.start) + i) % houses.len();
             let house = &houses[h];
