@@ -265,12 +265,8 @@ static TABLE: &[TechniqueInfo] = &[
         2160,
     ),
     // Fish on run lines that must hold a digit (honeycomb): one bitmask per line. On the
-    // default path (every-25th hard honeycomb) it left one guess of two, at the same speed;
-    // on request until the drill bank is regenerated (its hash covers enabled rows).
-    TechniqueInfo {
-        enabled: false,
-        ..info("line-fish", "Line Fish", F::Runs, L::Hard, 170, 2165)
-    },
+    // default path (every-25th hard honeycomb) it leaves one guess of two.
+    info("line-fish", "Line Fish", F::Runs, L::Hard, 170, 2165),
     // Three lines that cross pairwise at once: costlier than pairs, stronger than any
     // pattern a honeycomb's three complete lines allow, and far cheaper than a net.
     // On request only: on the default path (every-25th hard honeycomb) it took about a dozen

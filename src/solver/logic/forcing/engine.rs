@@ -92,6 +92,7 @@ impl<'a> Engine<'a> {
             dense_cand,
             pairs: Default::default(),
             nets: std::cell::RefCell::new(vec![None; ctx.geo.cell_count() * 32]),
+            ends: std::cell::RefCell::new(vec![None; ctx.geo.cell_count() * 32]),
             known: Default::default(),
             groups: Vec::new(),
             groups_of_house: Vec::new(),
@@ -115,6 +116,7 @@ impl<'a> Engine<'a> {
             dirty: Vec::new(),
             contradiction: None,
             effects: Vec::new(),
+            closed: vec![0; self.special.len()],
             inner: Vec::new(),
         }
     }
@@ -296,7 +298,22 @@ impl<'a> Engine<'a> {
                     v => Digits::single(v).0,
                 };
             }
-            self.rule_effects(h, &masks[..cells.len()], &mut effects);
+            let masks = &masks[..cells.len()];
+            let key = closed_key(masks);
+            if key != 0 && b.closed.get(h) == Some(&key) {
+                b.effects = effects;
+                return;
+            }
+            if let Some(r) = self.rule_effects(h, masks, &mut effects) {
+                if let Some(k) = b.closed.get_mut(h) {
+                    // Where the effects below leave the cells (unless the grid breaks).
+                    let mut after = [0u16; 16];
+                    for ((a, &m), &k) in after.iter_mut().zip(masks).zip(&r.allowed) {
+                        *a = m & k;
+                    }
+                    *k = closed_key(&after[..masks.len()]);
+                }
+            }
         }
         for &e in &effects {
             if b.contradiction.is_some() {
@@ -313,6 +330,13 @@ impl<'a> Engine<'a> {
             }
         }
         b.effects = effects;
+    }
+
+    /// Keeps the plain net `b` of candidate `y` (`cell * 32 + digit`), unbroken and closed,
+    /// for the nested levels: its facts and the masks it ends with.
+    pub(super) fn keep_net(&self, y: usize, b: &Branch) {
+        self.nets.borrow_mut()[y] = Some(b.derived.clone());
+        self.ends.borrow_mut()[y] = Some(masks_of(b));
     }
 
     /// The masks of house `h`'s cells at the start with fact `f` applied.
@@ -341,18 +365,34 @@ impl<'a> Engine<'a> {
     /// What the rule of run or cage `h` concludes from its cells' masks: digits outside
     /// every feasible set go, a digit every feasible set holds with one place goes there,
     /// and no feasible set at all is a contradiction.
-    pub(super) fn rule_effects(&self, h: HouseId, masks: &[u16], out: &mut Vec<Effect>) {
-        let Some(sp) = &self.special[h] else {
-            return;
-        };
+    pub(super) fn rule_effects(
+        &self,
+        h: HouseId,
+        masks: &[u16],
+        out: &mut Vec<Effect>,
+    ) -> Option<RuleOut> {
+        let sp = self.special[h].as_ref()?;
         let cells = &self.ctx.geo.house(h).cells;
+        let (kind, _, max, _) = sp.sig;
+        let direct = kind == 1 && masks.len() <= DIRECT_MAX;
+        if direct {
+            let r = match run_rule::run_rule(masks, max) {
+                Some((allowed, must)) => RuleOut {
+                    allowed,
+                    must,
+                    broken: false,
+                },
+                None => RuleOut::BROKEN,
+            };
+            push_effects(cells, masks, &r, out);
+            return (!r.broken).then_some(r);
+        }
         // One borrow per lookup and per insert: computing a result asks no rule.
         let hit = self.ctx.mem.rules.borrow_mut().lookup(sp.sig, masks);
         let r = hit.unwrap_or_else(|| {
-            // Runs of up to 8 cells: one pass over all their windows (measured: 0.27-0.7 µs
-            // against 1.1-1.6 µs for a matching per window). A single window (complete
-            // houses, 9-cell runs) and cages keep the matching.
-            let (kind, _, max, _) = sp.sig;
+            // Runs (wider ones than `DIRECT_MAX` here): one pass over all their windows
+            // (measured: 0.27-0.7 µs against 1.1-1.6 µs for a matching per window). A
+            // single window (complete houses, 9-cell runs) and cages keep the matching.
             let r = if kind == 2 || masks.len() >= 9 || sp.sets.len() == 1 {
                 rule_out(&sp.sets, masks)
             } else {
@@ -381,23 +421,8 @@ impl<'a> Engine<'a> {
             }
             r
         });
-        if r.broken {
-            out.push(Effect::Broken);
-            return;
-        }
-
-        for ((&c, &m), &a) in cells.iter().zip(masks).zip(&r.allowed) {
-            for d in Digits(m & !a).iter() {
-                out.push(Effect::Off(c, d));
-            }
-        }
-        for d in Digits(r.must).iter() {
-            let bit = Digits::single(d).0;
-            let mut places = masks.iter().zip(cells).filter(|(&m, _)| m & bit != 0);
-            if let (Some((_, &c)), None) = (places.next(), places.next()) {
-                out.push(Effect::On(c, d));
-            }
-        }
+        push_effects(cells, masks, &r, out);
+        (!r.broken).then_some(r)
     }
 
     /// `derive`, remembering that house `h`'s rule made the fact.
@@ -462,6 +487,60 @@ impl<'a> Engine<'a> {
             self.nest(&mut b, &mut queue, assume, Start::Plain);
         }
         b
+    }
+}
+
+/// The masks of a house of up to 9 cells and digits up to 9 in one number (0 for wider
+/// houses: never a key, since a real cell's mask is never empty).
+fn closed_key(masks: &[u16]) -> u128 {
+    if masks.len() > 9 || masks.iter().any(|&m| m > 0x1FF) {
+        return 0;
+    }
+    masks
+        .iter()
+        .enumerate()
+        .fold(0, |k, (i, &m)| k | u128::from(m) << (9 * i))
+}
+
+/// Per cell, its candidates as a mask, or its digit alone once placed.
+pub(super) fn masks_of(b: &Branch) -> Vec<u16> {
+    b.value
+        .iter()
+        .zip(&b.cand)
+        .map(|(&v, m)| if v == 0 { m.0 } else { Digits::single(v).0 })
+        .collect()
+}
+
+/// Runs up to this many cells are computed afresh on every ask: one pass over at most four
+/// words of states costs less than the memo's loads, which mostly miss the cache (the
+/// lookup was 28% of a hard honeycomb's walk, nearly all of it two loads; measured: the
+/// walk is 5% faster without it for runs up to 8 cells, slower for the 9-cell lines).
+const DIRECT_MAX: usize = 8;
+
+/// The effects of rule result `r` on a house's `cells` with `masks`.
+fn push_effects(cells: &[Cell], masks: &[u16], r: &RuleOut, out: &mut Vec<Effect>) {
+    if r.broken {
+        out.push(Effect::Broken);
+        return;
+    }
+    // Digits held by exactly one cell: a must-appear digit among them goes there.
+    let (mut once, mut twice) = (0u16, 0u16);
+    for ((&c, &m), &a) in cells.iter().zip(masks).zip(&r.allowed) {
+        twice |= once & m;
+        once |= m;
+        let mut gone = m & !a;
+        while gone != 0 {
+            out.push(Effect::Off(c, gone.trailing_zeros() as u8 + 1));
+            gone &= gone - 1;
+        }
+    }
+    let mut single = r.must & once & !twice;
+    while single != 0 {
+        let bit = single & single.wrapping_neg();
+        single &= single - 1;
+        if let Some(i) = masks.iter().position(|&m| m & bit != 0) {
+            out.push(Effect::On(cells[i], bit.trailing_zeros() as u8 + 1));
+        }
     }
 }
 

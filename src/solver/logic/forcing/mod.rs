@@ -132,6 +132,10 @@ struct Branch {
     contradiction: Option<(Fact, String)>,
     /// Scratch space of the run and cage rules (kept to save allocations).
     effects: Vec<Effect>,
+    /// Per house, its masks packed (see [`closed_key`]) when its rule last ran and its
+    /// effects were applied, 0 when unknown: asked again on the same masks, the rule
+    /// would find nothing (the cells' masks are then exactly the ones it allowed).
+    closed: Vec<u128>,
     /// After a nested level: per candidate left (`cell * 32 + digit`), the houses its inner
     /// net touched (see [`Engine::nest`]).
     inner: Vec<(usize, u128)>,
@@ -148,6 +152,7 @@ impl Branch {
         self.derived.clear();
         self.why.clear();
         self.dirty.clone_from(&o.dirty);
+        self.closed.clone_from(&o.closed);
         self.contradiction.clone_from(&o.contradiction);
     }
 }
@@ -218,6 +223,9 @@ pub(super) struct Engine<'a> {
     /// Per candidate (`cell * 32 + digit`), the facts of its plain net from the start, when
     /// known and not broken (see [`Engine::inner_net`]).
     nets: std::cell::RefCell<Vec<Option<Vec<Fact>>>>,
+    /// Per candidate with a known net, the masks its net ends with (a placed cell as its
+    /// single digit): see [`Engine::inner_net`].
+    ends: std::cell::RefCell<Vec<Option<Vec<u16>>>>,
     /// Known nets as bit sets, set up by each known-nesting search: see [`Known`].
     known: std::cell::RefCell<Known>,
     /// Group nodes of forcing chains (empty when off): their facts are numbered as cells

@@ -89,6 +89,10 @@ impl Engine<'_> {
         }
         // Per candidate, the houses its inner net touched when last asked.
         let mut met = vec![u128::MAX; n * 32];
+        // Per candidate that an unbroken inner net of the branch as it stands placed, the
+        // houses that net touched (`freed` lists them, to clear when the branch changes).
+        let mut free: Vec<Option<u128>> = vec![None; n * 32];
+        let mut freed = Vec::new();
         while changed && b.contradiction.is_none() {
             changed = false;
             for c in 0..n {
@@ -120,6 +124,11 @@ impl Engine<'_> {
                             continue;
                         }
                     }
+                    if let Some(houses) = free[y] {
+                        met[y] = houses;
+                        last[y] = Some((b.derived.len(), houses));
+                        continue;
+                    }
                     met[y] = u128::MAX;
                     let iy = self.dense[c * 32 + usize::from(d)];
                     let slot = outer.filter(|_| iy != u16::MAX).map(|ix| {
@@ -140,6 +149,18 @@ impl Engine<'_> {
                                 let houses = self.touched(&inner.derived);
                                 last[y] = Some((b.derived.len(), houses));
                                 met[y] = houses;
+                                // Every candidate this net places holds inside its closed,
+                                // unbroken end, so its own net (a part of it) cannot break
+                                // and touches no other houses: until the branch changes,
+                                // it needs no net of its own.
+                                for &f in &inner.derived {
+                                    let (zc, zd, on) = unfact(f);
+                                    let z = zc * 32 + usize::from(zd);
+                                    if on && b.value[zc] == 0 && free[z].is_none() {
+                                        free[z] = Some(houses);
+                                        freed.push(z);
+                                    }
+                                }
                             }
                             if let (true, Some((s1, s2))) = (pristine, slot) {
                                 let v = if broken { PAIR_BROKEN } else { PAIR_OK };
@@ -150,6 +171,9 @@ impl Engine<'_> {
                         }
                     };
                     if broken {
+                        for z in freed.drain(..) {
+                            free[z] = None;
+                        }
                         let before = b.derived.len();
                         self.remove_nested(b, queue, assume, fact(c, d, false));
                         epochs.push((before, self.touched(&b.derived[before..])));
@@ -209,8 +233,16 @@ impl Engine<'_> {
         q.clear();
         let (c, d, _) = unfact(y);
         let nets = self.nets.borrow();
-        let seeds = match nets.get(c * 32 + usize::from(d)) {
-            Some(Some(facts)) if self.dense_len > 0 && self.house_bits.is_some() => facts,
+        let ends = self.ends.borrow();
+        let (seeds, end) = match (
+            nets.get(c * 32 + usize::from(d)),
+            ends.get(c * 32 + usize::from(d)),
+        ) {
+            (Some(Some(facts)), Some(Some(end)))
+                if self.dense_len > 0 && self.house_bits.is_some() =>
+            {
+                (facts, end)
+            }
             _ => {
                 self.derive(inner, y, NONE, q);
                 self.run(inner, q, Mode::Net);
@@ -225,7 +257,28 @@ impl Engine<'_> {
         }
         q.clear();
         let g = self.ctx.geo;
-        let mut houses = both;
+        // A house whose masks in the union equal those of one side is closed there already
+        // (every rule reads only its house's masks): only houses that `y`'s facts changed
+        // inside `b` (new facts) and that `b` changed beside `y`'s end need a look.
+        let mut houses = both & self.touched(&inner.derived);
+        let mut left = houses;
+        while left != 0 {
+            let h = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let Some(house) = g.houses().get(h) else {
+                break;
+            };
+            let same = house.cells.iter().all(|&cell| {
+                let m = match inner.value[cell] {
+                    0 => inner.cand[cell].0,
+                    v => Digits::single(v).0,
+                };
+                m == end[cell]
+            });
+            if same {
+                houses &= !(1u128 << h);
+            }
+        }
         while houses != 0 && inner.contradiction.is_none() {
             let h = houses.trailing_zeros() as usize;
             houses &= houses - 1;

@@ -74,7 +74,7 @@ fn prime_nets(e: &Engine) {
                 e.touched(&b.derived)
             };
             if !broken {
-                e.nets.borrow_mut()[y] = Some(b.derived);
+                e.keep_net(y, &b);
             }
         }
     }

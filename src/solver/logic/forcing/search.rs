@@ -119,7 +119,7 @@ fn make_branch(
     if mode == Mode::Net {
         reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
         if b.contradiction.is_none() {
-            e.nets.borrow_mut()[x.cell * 32 + usize::from(x.digit)] = Some(b.derived.clone());
+            e.keep_net(x.cell * 32 + usize::from(x.digit), &b);
         }
         e.touch.borrow_mut()[x.cell * 32 + usize::from(x.digit)] =
             if b.derived.len() > MAX_FACTS || b.contradiction.is_some() {
