@@ -446,23 +446,12 @@ fn a_tiny_window_and_a_resize_storm_leave_the_session_playable() {
     let t = Tmux::new();
     t.start(&format!("exec {}", server.ssh(&key, "-tt")));
     t.wait_text("mistakes 0");
-    let resize = |w: u16, h: u16| {
-        let ok = t
-            .tmux()
-            .args(["resize-window", "-t", "main", "-x"])
-            .arg(w.to_string())
-            .arg("-y")
-            .arg(h.to_string())
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    };
-    resize(1, 1);
+    t.resize(1, 1);
     std::thread::sleep(Duration::from_millis(300));
     for i in 0..40u16 {
-        resize(20 + (i * 7) % 90, 5 + (i * 5) % 40);
+        t.resize(20 + (i * 7) % 90, 5 + (i * 5) % 40);
     }
-    resize(100, 40);
+    t.resize(100, 40);
     let screen = t.wait_for("the grid again", |s| {
         s.contains("mistakes 0") && s.contains(FRESH_ROW1) && !s.contains("enlarge")
     });

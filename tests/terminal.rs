@@ -85,17 +85,9 @@ fn tmux_resize_shows_enlarge_then_recovers() {
     let t = Tmux::new();
     t.start(&local(&state, &config));
     t.wait_text("mistakes 0");
-    let resize = |w: &str, h: &str| {
-        let ok = t
-            .tmux()
-            .args(["resize-window", "-t", "main", "-x", w, "-y", h])
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    };
-    resize("50", "16");
+    t.resize(50, 16);
     t.wait_text("enlarge to 21x20");
-    resize("100", "40");
+    t.resize(100, 40);
     let screen = t.wait_text("mistakes 0");
     assert!(!screen.contains("enlarge"), "{screen}");
     assert!(screen.contains("┃  [5]  │   3   │   ·   ┃"), "{screen}");
@@ -118,21 +110,13 @@ fn tmux_resize_redraws_a_page_without_a_key() {
     t.wait_text("mistakes 0");
     t.send(&["?"]);
     t.wait_text("Keys (? or esc closes");
-    let resize = |w: &str, h: &str| {
-        let ok = t
-            .tmux()
-            .args(["resize-window", "-t", "main", "-x", w, "-y", h])
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    };
-    resize("50", "16");
+    t.resize(50, 16);
     t.wait_text("enlarge to");
-    resize("100", "40");
+    t.resize(100, 40);
     t.wait_text("Keys (? or esc closes");
     t.send(&["?"]);
     t.wait_text("mistakes 0");
-    resize("90", "40");
+    t.resize(90, 40);
     std::thread::sleep(Duration::from_millis(300));
     t.send(&["l"]);
     t.wait_text("Cell r1c2");

@@ -59,6 +59,19 @@ impl Tmux {
         c
     }
 
+    /// Resizes the window to `w`x`h`, as a terminal emulator's window drag would.
+    pub fn resize(&self, w: u16, h: u16) {
+        let ok = self
+            .tmux()
+            .args(["resize-window", "-t", "main", "-x"])
+            .arg(w.to_string())
+            .arg("-y")
+            .arg(h.to_string())
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
     /// Starts `cmd` in a 100x40 window.
     pub fn start(&self, cmd: &str) {
         self.start_sized(cmd, 100, 40);
