@@ -220,4 +220,59 @@ mod tests {
             "too few feasible lines to mean much: {feasible}"
         );
     }
+    /// Lines with placed cells (one candidate) agree with brute force too: placed digits
+    /// inside, below and above the run, the same digit placed twice, lines of placed cells
+    /// only, and runs up to a largest digit other than 9.
+    #[test]
+    fn fixed_cells_agree_with_brute_force() {
+        let mut next = super::super::testutil::xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let (mut feasible, mut with_fixed) = (0, 0);
+        for round in 0..3000 {
+            let len = 1 + round % 9;
+            let max = if round % 5 == 0 {
+                9.max(len as u8 + 2)
+            } else {
+                9
+            };
+            let masks: Vec<u16> = (0..len)
+                .map(|_| {
+                    if next().is_multiple_of(3) {
+                        1 << (next() % u64::from(max))
+                    } else {
+                        let m = (next() as u16 | next() as u16) & ((1 << max) - 1);
+                        m.max(1)
+                    }
+                })
+                .collect();
+            let want = brute(&masks, max);
+            feasible += usize::from(want.is_some());
+            with_fixed += usize::from(want.is_some() && masks.iter().any(|m| m.count_ones() == 1));
+            assert_eq!(run_rule(&masks, max), want, "{masks:?} max {max}");
+        }
+        assert!(
+            feasible > 300 && with_fixed > 200,
+            "too few feasible lines to mean much: {feasible}, {with_fixed} with a fixed cell"
+        );
+    }
+
+    /// A row of 7 with 4 and 6 placed: the run is 1-7, 2-8 or 3-9, and holds 3 to 7; with
+    /// 9 placed too it can only be 3-9; with 1 placed as well no run is left.
+    #[test]
+    fn placed_digits_bound_the_run() {
+        let any = 0x1FF;
+        let (four, six, nine) = (1 << 3, 1 << 5, 1 << 8);
+        let (allowed, must) = run_rule(&[any, four, any, six, any, any, any], 9).expect("feasible");
+        assert_eq!(
+            allowed[0],
+            any & !four & !six,
+            "any digit but the placed ones"
+        );
+        assert_eq!(allowed[1], four);
+        assert_eq!(must, 0b111_1100, "3 to 7 in every run");
+        let (allowed, must) =
+            run_rule(&[any, four, any, six, any, any, nine], 9).expect("feasible");
+        assert_eq!(allowed[0], 0b0_1101_0100, "3, 5, 7 or 8");
+        assert_eq!(must, 0b1_1111_1100, "3 to 9 in every run");
+        assert_eq!(run_rule(&[1, four, any, six, any, any, nine], 9), None);
+    }
 }
