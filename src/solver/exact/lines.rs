@@ -34,6 +34,11 @@ type Mask = u64;
 const MAX_HOUSES: usize = 32;
 /// The most families digit counting uses.
 const MAX_FAMILIES: usize = 4;
+/// Window starts the fixed window loops try: the most a run of four cells has.
+const WINDOW_STARTS: usize = 6;
+/// Four-digit spans kept per window check: the six that exist, then empty ones, so that a
+/// window's last span is in bounds however far past the digits it starts.
+const SPANS: usize = 12;
 
 #[derive(Clone, Copy)]
 struct House {
@@ -357,8 +362,8 @@ impl Plan {
                 return true;
             }
             let mut next = [0 as Mask; 9];
-            let mut spans = [0; 6];
-            for (i, q) in spans.iter_mut().enumerate() {
+            let mut spans = [0; SPANS];
+            for (i, q) in spans.iter_mut().take(6).enumerate() {
                 *q = s.p[i] | s.p[i + 1] | s.p[i + 2] | s.p[i + 3];
             }
             // Houses to check in full and houses whose cells lost digits, as bit sets: a
@@ -407,8 +412,10 @@ impl Plan {
                         }
                         next[d] = own_next;
                     }
-                    let pair =
-                        needed & 0u64.wrapping_sub(u64::from(more != 0 && more & (more - 1) == 0));
+                    let pair = needed
+                        & 0u64.wrapping_sub(u64::from(
+                            (more != 0) & (more & more.wrapping_sub(1) == 0),
+                        ));
                     kills |= self.peers[x.trailing_zeros() as usize]
                         & self.peers[more.trailing_zeros() as usize]
                         & pair;
@@ -451,22 +458,19 @@ impl Plan {
         s: &State,
         h: usize,
         lost_any: Mask,
-        spans: &[Mask; 6],
+        spans: &[Mask; SPANS],
     ) -> bool {
         let house = &self.houses[h];
         let (must, allowed) = (s.must[h], s.allowed[h]);
-        // `must` is an intersection of runs, so a run itself.
-        let cover = if must == 0 {
-            0
-        } else {
-            let lo = must.trailing_zeros() as usize;
-            let hi = 15 - must.leading_zeros() as usize;
-            if hi >= lo + 3 {
-                spans[lo] | spans[hi - 3]
-            } else {
-                s.p[lo..=hi].iter().fold(0, |a, &p| a | p)
-            }
-        };
+        // Cells still holding a digit of `must`, an intersection of runs, so a run itself:
+        // two spans when it is four digits or wider, else its first, middle and last digit
+        // (both computed and one kept by masks: which applies is a coin flip).
+        let m = must | u16::from(must == 0);
+        let (lo, hi) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+        let wide = 0u64.wrapping_sub(u64::from(hi >= lo + 3));
+        let narrow = s.p[lo] | s.p[(lo + hi) / 2] | s.p[hi];
+        let cover = ((spans[lo] | spans[hi.saturating_sub(3)]) & wide | narrow & !wide)
+            & 0u64.wrapping_sub(u64::from(must != 0));
         let open = lost_any & house.mask & !cover;
         if open == 0 {
             return true;
@@ -475,11 +479,16 @@ impl Plan {
         if len < 4 {
             return false;
         }
+        // Every window start up to the last a house of four cells has; those past the
+        // digits are not within `allowed`, so they pass (a fixed loop: no exit to mispredict).
         let run = (1u16 << len) - 1;
-        (0..=self.nd::<D>() - len).all(|lo| {
+        let mut kept = true;
+        for lo in 0..WINDOW_STARTS {
             let w = run << lo;
-            w & !allowed != 0 || (spans[lo] | spans[lo + len - 4]) & open == open
-        })
+            let hi = (lo + len - 4).min(SPANS - 1);
+            kept &= (w & !allowed != 0) | ((spans[lo] | spans[hi]) & open == open);
+        }
+        kept
     }
 
     /// Run windows, hidden singles and pairs in one house, adding the cells each digit lost
@@ -508,23 +517,29 @@ impl Plan {
             // and each cell a digit of it.
             let (mut allowed, mut must) = (0u16, u16::MAX);
             let run = (1u16 << len) - 1;
-            let mut q = [0; 6];
-            for (i, qi) in q.iter_mut().enumerate() {
+            let mut q = [0; SPANS];
+            for (i, qi) in q.iter_mut().take(6).enumerate() {
                 *qi = x[i] | x[i + 1] | x[i + 2] | x[i + 3];
             }
-            for lo in 0..=self.nd::<D>() - len {
-                let w = run << lo;
-                if w & !present != 0 {
-                    continue;
+            if len >= 4 {
+                // A fixed loop with masks (see `windows_kept`): starts past the digits give
+                // windows with digits not present, so infeasible.
+                for lo in 0..WINDOW_STARTS {
+                    let w = run << lo;
+                    let hi = (lo + len - 4).min(SPANS - 1);
+                    let ok = (w & !present == 0) & ((q[lo] | q[hi]) == house.mask);
+                    let keep = 0u16.wrapping_sub(u16::from(ok));
+                    allowed |= w & keep;
+                    must &= w | !keep;
                 }
-                let cover = if len >= 4 {
-                    q[lo] | q[lo + len - 4]
-                } else {
-                    x[lo..lo + len].iter().fold(0, |a, &m| a | m)
-                };
-                if cover == house.mask {
-                    allowed |= w;
-                    must &= w;
+            } else {
+                for lo in 0..=self.nd::<D>() - len {
+                    let w = run << lo;
+                    let cover = x[lo..lo + len].iter().fold(0, |a, &m| a | m);
+                    if w & !present == 0 && cover == house.mask {
+                        allowed |= w;
+                        must &= w;
+                    }
                 }
             }
             if allowed == 0 {
