@@ -233,29 +233,9 @@ impl Plan {
         let limit = limit.max(1);
         if (self.digits, self.houses.len(), self.cells) == (9, 27, 61) {
             // The honeycomb's counts.
-            let mut search = Search::<9, 27, 61> {
-                plan: self,
-                limit,
-                count: 0,
-                first: None,
-            };
-            search.run(state, self.all_cells);
-            Solutions {
-                count: search.count,
-                first: search.first,
-            }
+            Search::<9, 27, 61>::solutions(self, state, limit)
         } else {
-            let mut search = Search::<0, 0, 0> {
-                plan: self,
-                limit,
-                count: 0,
-                first: None,
-            };
-            search.run(state, self.all_cells);
-            Solutions {
-                count: search.count,
-                first: search.first,
-            }
+            Search::<0, 0, 0>::solutions(self, state, limit)
         }
     }
 
@@ -750,7 +730,22 @@ struct Search<'a, const D: usize, const H: usize, const C: usize> {
     first: Option<Vec<u8>>,
 }
 
-impl<const D: usize, const H: usize, const C: usize> Search<'_, D, H, C> {
+impl<'a, const D: usize, const H: usize, const C: usize> Search<'a, D, H, C> {
+    /// Searches from `state` until `limit` solutions are found or the tree is exhausted.
+    fn solutions(plan: &'a Plan, state: State, limit: usize) -> Solutions {
+        let mut search = Search::<D, H, C> {
+            plan,
+            limit,
+            count: 0,
+            first: None,
+        };
+        search.run(state, plan.all_cells);
+        Solutions {
+            count: search.count,
+            first: search.first,
+        }
+    }
+
     fn run(&mut self, mut s: State, dirty: Mask) {
         let plan = self.plan;
         if !plan.settle::<D, H, C>(&mut s, dirty) {
