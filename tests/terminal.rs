@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::tmux::{bin, dirs, have_tmux, local, Tmux};
+use common::tmux::{bin, dirs, have_tmux, local, start_player, Tmux};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -77,14 +77,10 @@ fn play_short_game(t: &Tmux, start: &str, ascii: bool) {
 
 #[test]
 fn tmux_resize_shows_enlarge_then_recovers() {
-    if !have_tmux() {
-        println!("NOTICE: tmux is not installed; skipping the resize test");
+    let Some(player) = start_player("resize") else {
         return;
-    }
-    let (_tmp, state, config) = dirs();
-    let t = Tmux::new();
-    t.start(&local(&state, &config));
-    t.wait_text("mistakes 0");
+    };
+    let t = &player.t;
     t.resize(50, 16);
     t.wait_text("enlarge to 21x20");
     t.resize(100, 40);
@@ -100,14 +96,10 @@ fn tmux_resize_shows_enlarge_then_recovers() {
 /// and spin until the next key), and a pane closed right after still ends the player.
 #[test]
 fn tmux_resize_redraws_a_page_without_a_key() {
-    if !have_tmux() {
-        println!("NOTICE: tmux is not installed; skipping the resize test");
+    let Some(player) = start_player("resize") else {
         return;
-    }
-    let (_tmp, state, config) = dirs();
-    let t = Tmux::new();
-    t.start(&local(&state, &config));
-    t.wait_text("mistakes 0");
+    };
+    let (t, state) = (&player.t, &player.state);
     t.send(&["?"]);
     t.wait_text("Keys (? or esc closes");
     t.resize(50, 16);
@@ -120,7 +112,7 @@ fn tmux_resize_redraws_a_page_without_a_key() {
     std::thread::sleep(Duration::from_millis(300));
     t.send(&["l"]);
     t.wait_text("Cell r1c2");
-    let pid = lock_pid(&state);
+    let pid = lock_pid(state);
     let _ = t.tmux().args(["kill-session", "-t", "main"]).status();
     assert!(gone_within(pid, Duration::from_secs(2)), "still running");
 }
@@ -139,14 +131,10 @@ fn tmux_plays_quits_and_resumes() {
 
 #[test]
 fn kill_9_loses_at_most_the_last_keystroke() {
-    if !have_tmux() {
-        println!("NOTICE: tmux is not installed; skipping the kill -9 test");
+    let Some(player) = start_player("kill -9") else {
         return;
-    }
-    let (_tmp, state, config) = dirs();
-    let t = Tmux::new();
-    t.start(&local(&state, &config));
-    t.wait_text("mistakes 0");
+    };
+    let (t, state, config) = (&player.t, &player.state, &player.config);
     // Each key's effect is on screen before the next is sent; the screen is drawn after
     // the save, so everything shown is on disk.
     for (key, shown) in [
@@ -169,7 +157,7 @@ fn kill_9_loses_at_most_the_last_keystroke() {
     assert!(killed.success());
     t.wait_exit();
 
-    t.start(&local(&state, &config));
+    t.start(&local(state, config));
     let screen = t.wait_text("Welcome back");
     assert!(screen.contains("┃   5   │   3   │   4   ┃"), "{screen}");
     assert!(
@@ -486,17 +474,13 @@ fn clashing_givens_are_refused_before_the_screen_switches() {
 /// player within 2 s, with the game saved.
 #[test]
 fn a_closed_pane_ends_the_player_with_the_game_saved() {
-    if !have_tmux() {
-        println!("NOTICE: tmux is not installed; skipping the closed-pane test");
+    let Some(player) = start_player("closed-pane") else {
         return;
-    }
-    let (_tmp, state, config) = dirs();
-    let t = Tmux::new();
-    t.start(&local(&state, &config));
-    t.wait_text("mistakes 0");
+    };
+    let (t, state) = (&player.t, &player.state);
     t.send(&["l", "l", "4"]);
     t.wait_text("Cell r1c3: entry 4");
-    let pid = lock_pid(&state);
+    let pid = lock_pid(state);
     let _ = t.tmux().args(["kill-session", "-t", "main"]).status();
     assert!(gone_within(pid, Duration::from_secs(2)), "still running");
     let save = std::fs::read_to_string(state.join("game.json")).unwrap();

@@ -169,6 +169,33 @@ impl Drop for Tmux {
     }
 }
 
+/// The local player in a fresh 100x40 tmux pane with its own state and config folders,
+/// once its first screen is up (`t` drops, killing tmux, before the folders go).
+pub struct Player {
+    pub t: Tmux,
+    pub state: PathBuf,
+    pub config: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+/// Starts the local player, or prints a notice naming `what` and gives None without tmux.
+pub fn start_player(what: &str) -> Option<Player> {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the {what} test");
+        return None;
+    }
+    let (tmp, state, config) = dirs();
+    let t = Tmux::new();
+    t.start(&local(&state, &config));
+    t.wait_text("mistakes 0");
+    Some(Player {
+        t,
+        state,
+        config,
+        _tmp: tmp,
+    })
+}
+
 pub fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let state = tmp.path().join("state");
