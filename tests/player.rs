@@ -1035,3 +1035,79 @@ fn diagonals_are_marked_at_every_size() {
     let t = text(&render(&a, 60, 20));
     assert!(t.contains('╲') && t.contains('╱'), "{t}");
 }
+
+/// The words inside the card titled `title` on screen, joined by single spaces.
+fn card_words(screen: &str, title: &str) -> Option<String> {
+    let mut lines = screen
+        .lines()
+        .skip_while(|l| !l.contains(&format!("┌ {title} ")));
+    lines.next()?;
+    let body: Vec<&str> = lines
+        .take_while(|l| !l.contains('└'))
+        .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+        .collect();
+    Some(body.join(" "))
+}
+
+/// At 80x24 a killer grid leaves one line under it: a full step longer than that line
+/// is shown whole in a card over the grid, on the half away from the step's cells.
+#[test]
+fn a_long_full_step_is_shown_whole_at_80x24() {
+    let mut a = app(Variant::Killer);
+    a.press("FHHH");
+    let hs = a.hint.as_ref().expect("a hint");
+    let full = hs.hint.text(hs.detail()).to_string();
+    assert!(full.len() > 80, "the step fits one line anyway: {full}");
+    let screen = text(&render(&a, 80, 24));
+    let words = card_words(&screen, "Hint 3/3").unwrap_or_else(|| panic!("no card:\n{screen}"));
+    let want = full.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.starts_with(&want), "{words}\n{screen}");
+    assert!(words.ends_with("H again applies it"), "{screen}");
+    // The card hides none of the cells the step is about when one half is free of them.
+    let p = plan(&a, 80, 24);
+    let g = a.game.geometry();
+    let top = screen
+        .lines()
+        .position(|l| l.contains("┌ Hint 3/3"))
+        .unwrap() as u16;
+    let bottom = screen.lines().position(|l| l.contains('└')).unwrap() as u16;
+    let focus: Vec<u16> = hs
+        .hint
+        .highlights
+        .iter()
+        .filter_map(|h| match h.target {
+            termdoku::solver::logic::Target::Cell(c) => Some(c),
+            termdoku::solver::logic::Target::Candidate(x) => Some(x.cell),
+            _ => None,
+        })
+        .map(|c| p.cell_rect(g, c).y)
+        .collect();
+    let mid = p.grid.y + p.grid.height / 2;
+    if focus.iter().all(|&y| y < mid) || focus.iter().all(|&y| y >= mid) {
+        assert!(
+            focus.iter().all(|&y| y < top || y > bottom),
+            "{focus:?} {top}-{bottom}\n{screen}"
+        );
+    }
+    // Where the panel holds the whole step, there is no card.
+    assert!(card_words(&text(&render(&a, 100, 40)), "Hint 3/3").is_none());
+}
+
+/// With no panel at all (the cell's facts fold into the status line), a long step still
+/// reads whole.
+#[test]
+fn a_long_step_reads_whole_without_a_panel() {
+    let mut a = app(Variant::Standard);
+    a.press("FHHH");
+    let hs = a.hint.as_ref().expect("a hint");
+    let full = hs.hint.text(hs.detail()).to_string();
+    let (w, h) = (30, 20);
+    assert_eq!(
+        plan(&a, w, h).panel,
+        termdoku::tui::view::layout::Panel::Status
+    );
+    let screen = text(&render(&a, w, h));
+    let words = card_words(&screen, "Hint 3/3").unwrap_or_else(|| panic!("no card:\n{screen}"));
+    let want = full.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.starts_with(&want), "{words}\n{screen}");
+}

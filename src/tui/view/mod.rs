@@ -3,6 +3,7 @@
 //! not even the grid fits.
 
 pub mod board;
+mod card;
 pub mod daily;
 pub mod layout;
 pub mod menu;
@@ -161,6 +162,9 @@ fn play(app: &App, p: &Plan, buf: &mut Buffer) {
         Panel::Below(area) => panel(app, area, true, buf),
         Panel::Status => {}
     }
+    if let Some(news) = news(app) {
+        card::draw(app, p, &news, buf);
+    }
 }
 
 /// The bottom line: variant, clock, mistakes, hints, mode. Without a panel it starts with
@@ -257,6 +261,39 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
 }
 
 /// The current hint stage's text, else the message, as one line.
+/// What a hint's reader can press next.
+fn next_keys(app: &App, stage: u8) -> &'static str {
+    match stage {
+        _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
+        _ if app.showing_why() && app.shown_technique().is_some() => {
+            "i: the technique's page; esc closes"
+        }
+        _ if app.showing_why() => "esc closes",
+        1 => "H again: which technique",
+        2 => "H again: the full step; i: the technique's page",
+        _ => "H again applies it",
+    }
+}
+
+/// The hint on show, else the latest message, for the card.
+fn news(app: &App) -> Option<card::News> {
+    if let Some(hs) = &app.hint {
+        return Some(card::News {
+            title: hint_label(app, hs.stage),
+            text: hs.hint.text(hs.detail()).to_string(),
+            keys: Some(next_keys(app, hs.stage)),
+        });
+    }
+    app.message.as_ref().map(|m| card::News {
+        title: match m.tone {
+            Tone::Info => "Message".to_string(),
+            Tone::Warning => "Problem".to_string(),
+        },
+        text: m.text.clone(),
+        keys: None,
+    })
+}
+
 fn hint_or_message(app: &App) -> Option<String> {
     if let Some(hs) = &app.hint {
         return Some(format!(
@@ -417,16 +454,7 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
             news.push(Line::styled(head, t.title));
             news.push(Line::raw(hs.hint.text(hs.detail()).to_string()));
         }
-        let next = match hs.stage {
-            _ if app.replay.is_some() => super::app::replay::REPLAY_KEYS,
-            _ if app.showing_why() && app.shown_technique().is_some() => {
-                "i: the technique's page; esc closes"
-            }
-            _ if app.showing_why() => "esc closes",
-            1 => "H again: which technique",
-            2 => "H again: the full step; i: the technique's page",
-            _ => "H again applies it",
-        };
+        let next = next_keys(app, hs.stage);
         news.push(Line::styled(
             next,
             Style::default().add_modifier(Modifier::DIM),
@@ -448,8 +476,18 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
     let lines = if below {
         news.into_iter().chain(about).collect::<Vec<_>>()
     } else {
-        about.push(Line::raw(""));
-        about.into_iter().chain(news).collect()
+        // A step too long to share the panel keeps it alone (the card takes one longer).
+        let rows = |ls: &[Line]| -> usize {
+            ls.iter()
+                .map(|l| card::wrapped(&l.to_string(), usize::from(area.width)).len())
+                .sum()
+        };
+        if rows(&about) + 1 + rows(&news) > usize::from(area.height) {
+            news
+        } else {
+            about.push(Line::raw(""));
+            about.into_iter().chain(news).collect()
+        }
     };
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
