@@ -192,6 +192,25 @@ pub fn parse_grid(
             format!("a grid holds givens only: {variant} needs a TOML or f-puzzles file"),
         ));
     }
+    // One line is no grid of any size: say what a line or a grid must be instead of
+    // measuring it against a one-row grid.
+    if let [only] = rows.as_slice() {
+        return Err(ParseError::invalid(
+            Pos {
+                line: only.line,
+                ..end
+            },
+            format!(
+                "a single line of {} cells is neither a puzzle line ({}) nor a grid (one row a line)",
+                only.char_count(),
+                if variant == Variant::Honeycomb {
+                    "61 cells"
+                } else {
+                    "16, 36, 81 or 256 cells"
+                }
+            ),
+        ));
+    }
     let (size, lengths): (usize, Vec<usize>) = if variant == Variant::Honeycomb {
         (9, (1..=9).map(honeycomb::row_length).collect())
     } else {
@@ -337,6 +356,18 @@ mod tests {
             .collect();
         let p = parse_grid(&text, Variant::Standard, "g", 1).unwrap();
         assert_eq!(super::super::write_line(&p), LINE);
+    }
+
+    #[test]
+    fn a_single_line_is_not_measured_as_a_one_row_grid() {
+        for text in ["hello world", "abc123xyz", "5 3 . . 7 . . . ."] {
+            let e = parse_grid(text, Variant::Standard, "g.txt", 1)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("g.txt:1:1: a single line of "), "{e}");
+            assert!(e.contains("81"), "{e}");
+            assert!(!e.contains("expected 1"), "{e}");
+        }
     }
 
     #[test]
