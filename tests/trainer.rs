@@ -37,7 +37,7 @@ fn choose_x_wing(s: &mut Session) {
     let items = &s.train_menu.list.items;
     let at = items
         .iter()
-        .position(|i| i.starts_with("fish/") && i.contains("X-Wing"))
+        .position(|i| i.starts_with("  fish/") && i.contains("X-Wing"))
         .unwrap_or_else(|| panic!("no X-Wing in {items:#?}"));
     let keys = "j".repeat(at) + "<enter>";
     s.press(&keys);
@@ -189,6 +189,17 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
     assert!(!items
         .iter()
         .any(|i| i.starts_with("* ") && i.contains("Naked Single")));
+    // Suggested, plain and drill-less lines keep their columns in line.
+    let column = |i: &str| i.find("drill").or_else(|| i.find("no drills"));
+    let first = column(&items[0]);
+    for i in items.iter() {
+        assert_eq!(
+            i.chars().nth(2).map(|c| c.is_alphanumeric()),
+            Some(true),
+            "{i}"
+        );
+        assert_eq!(column(i), first, "{items:#?}");
+    }
     let screen = text(&render(&s, 80, 24));
     assert!(
         screen.contains("Train on standard: technique (* suggested)"),

@@ -173,7 +173,8 @@ impl App {
             choices.push(Choice::Technique(t.id));
         }
         for t in &list {
-            items.push(self.technique_line(t, v));
+            // Two blanks where the others have `* ` or `- `, so the columns line up.
+            items.push(format!("  {}", self.technique_line(t, v)));
             choices.push(Choice::Technique(t.id));
         }
         // Listed last, so the user sees which are missing; choosing one says how to make
