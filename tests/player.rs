@@ -1111,3 +1111,23 @@ fn a_long_step_reads_whole_without_a_panel() {
     let want = full.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.starts_with(&want), "{words}\n{screen}");
 }
+
+/// Every help row reads whole on a narrow screen: a long description goes on under itself.
+#[test]
+fn help_descriptions_wrap_instead_of_running_off_the_screen() {
+    let mut a = app(Variant::Standard);
+    a.press("?");
+    assert_eq!(a.screen, Screen::Help);
+    let screen = text(&render(&a, 60, 90));
+    let shown: Vec<&str> = screen.split_whitespace().collect();
+    for (keys, desc) in view::help_lines(&a) {
+        let words: Vec<&str> = desc.split_whitespace().collect();
+        assert!(
+            shown
+                .windows(words.len().max(1))
+                .any(|w| w == words.as_slice())
+                || words.is_empty(),
+            "{keys}: {desc}\n{screen}"
+        );
+    }
+}

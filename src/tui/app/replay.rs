@@ -23,7 +23,7 @@ impl Replay {
 
 /// The keys of a replay, for the panel and the help screen.
 pub const REPLAY_KEYS: &str =
-    "right/l/enter: next step  left/h: back  S: fill the rest  esc: stop here";
+    "right/l/enter: next step; left/h: back; S: fill the rest; esc: stop here";
 
 impl App {
     /// Asks for the solution path from this board.

@@ -504,13 +504,25 @@ pub fn help_lines(app: &App) -> Vec<(String, String)> {
 
 /// The help screen, generated from the keymap; it scrolls, and pages with space.
 fn help(app: &App, area: Rect, buf: &mut Buffer) {
-    let rows = help_lines(app);
-    let key_w = rows
+    let logical = help_lines(app);
+    let key_w = logical
         .iter()
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
         .min(22);
+    // A description wider than the screen goes on under itself, not off the edge.
+    let desc_w = usize::from(area.width).saturating_sub(key_w + 3).max(20);
+    let rows: Vec<(String, String)> = logical
+        .into_iter()
+        .flat_map(|(keys, desc)| {
+            let parts = card::wrapped(&desc, desc_w);
+            parts
+                .into_iter()
+                .enumerate()
+                .map(move |(i, part)| (if i == 0 { keys.clone() } else { String::new() }, part))
+        })
+        .collect();
     let mut lines = vec![Line::styled(
         "Keys (? or esc closes; j k scroll, space pages; r: the rules)",
         app.theme.title,
