@@ -1054,15 +1054,8 @@ fn card_words(screen: &str, title: &str) -> Option<String> {
 #[test]
 fn a_long_full_step_is_shown_whole_at_80x24() {
     let mut a = app(Variant::Killer);
-    a.press("FHHH");
+    let screen = full_step_in_a_card(&mut a, 80, 24);
     let hs = a.hint.as_ref().expect("a hint");
-    let full = hs.hint.text(hs.detail()).to_string();
-    assert!(full.len() > 80, "the step fits one line anyway: {full}");
-    let screen = text(&render(&a, 80, 24));
-    let words = card_words(&screen, "Hint 3/3").unwrap_or_else(|| panic!("no card:\n{screen}"));
-    let want = full.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.starts_with(&want), "{words}\n{screen}");
-    assert!(words.ends_with("H again applies it"), "{screen}");
     // The card hides none of the cells the step is about when one half is free of them.
     let p = plan(&a, 80, 24);
     let g = a.game.geometry();
@@ -1098,18 +1091,29 @@ fn a_long_full_step_is_shown_whole_at_80x24() {
 #[test]
 fn a_long_step_reads_whole_without_a_panel() {
     let mut a = app(Variant::Standard);
+    assert_eq!(
+        plan(&a, 30, 20).panel,
+        termdoku::tui::view::layout::Panel::Status
+    );
+    full_step_in_a_card(&mut a, 30, 20);
+}
+
+/// Pencils every candidate, climbs the hint ladder to the full step, and checks that a
+/// card on a `w` x `h` screen holds all of it (a step longer than a line); the screen.
+fn full_step_in_a_card(a: &mut Session, w: u16, h: u16) -> String {
     a.press("FHHH");
     let hs = a.hint.as_ref().expect("a hint");
     let full = hs.hint.text(hs.detail()).to_string();
-    let (w, h) = (30, 20);
-    assert_eq!(
-        plan(&a, w, h).panel,
-        termdoku::tui::view::layout::Panel::Status
+    assert!(
+        full.len() > usize::from(w),
+        "the step fits one line anyway: {full}"
     );
-    let screen = text(&render(&a, w, h));
+    let screen = text(&render(a, w, h));
     let words = card_words(&screen, "Hint 3/3").unwrap_or_else(|| panic!("no card:\n{screen}"));
     let want = full.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.starts_with(&want), "{words}\n{screen}");
+    assert!(words.ends_with("H again applies it"), "{screen}");
+    screen
 }
 
 /// Every help row reads whole on a narrow screen: a long description goes on under itself.
