@@ -1135,3 +1135,20 @@ fn help_descriptions_wrap_instead_of_running_off_the_screen() {
         );
     }
 }
+
+/// Without a panel, a short message takes one line over the grid's bottom border (the
+/// status line has no room for it beside the counters), not a box.
+#[test]
+fn a_short_message_reads_whole_without_a_panel() {
+    let mut a = app(Variant::Standard);
+    a.press("v");
+    let said = a.message.as_ref().expect("a message").text.clone();
+    let (w, h) = (40, 20);
+    assert_eq!(
+        plan(&a, w, h).panel,
+        termdoku::tui::view::layout::Panel::Status
+    );
+    let screen = text(&render(&a, w, h));
+    assert!(screen.lines().any(|l| l == said), "{said}\n{screen}");
+    assert!(!screen.contains('┌'), "{screen}");
+}

@@ -21,6 +21,8 @@ pub struct News {
     pub title: String,
     pub text: String,
     pub keys: Option<&'static str>,
+    /// How a message (no keys) that fits the screen's width is drawn on its strip.
+    pub style: Style,
 }
 
 /// Draws the card when `news` does not fit where the plan puts it.
@@ -40,6 +42,14 @@ pub fn draw(app: &App, p: &Plan, news: &News, buf: &mut Buffer) {
         return;
     }
     let w = p.status.width;
+    if news.keys.is_none() && news.text.chars().count() <= usize::from(w) {
+        // A short message takes one line, over the grid's bottom border, not a box.
+        let y = p.grid.bottom().saturating_sub(1);
+        let strip = Rect::new(p.status.x, y, w, 1);
+        Clear.render(strip, buf);
+        buf.set_string(strip.x, y, &news.text, news.style);
+        return;
+    }
     let inner = usize::from(w.saturating_sub(4));
     let mut body = wrapped(&news.text, inner);
     let most = usize::from((p.grid.height / 2).max(5)).saturating_sub(2 + keys);

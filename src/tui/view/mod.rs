@@ -282,6 +282,7 @@ fn news(app: &App) -> Option<card::News> {
             title: hint_label(app, hs.stage),
             text: hs.hint.text(hs.detail()).to_string(),
             keys: Some(next_keys(app, hs.stage)),
+            style: app.theme.title,
         });
     }
     app.message.as_ref().map(|m| card::News {
@@ -291,6 +292,10 @@ fn news(app: &App) -> Option<card::News> {
         },
         text: m.text.clone(),
         keys: None,
+        style: match m.tone {
+            Tone::Info => app.theme.message,
+            Tone::Warning => app.theme.error,
+        },
     })
 }
 
