@@ -285,6 +285,18 @@ impl State {
             if dirty == 0 {
                 return true;
             }
+            // A cell left without candidates fails the node now instead of after the
+            // fixpoint: half the nodes are failing branches, and most of their updates
+            // came after the contradiction was already there (4% on forum-hardest).
+            for b in 0..3 {
+                let mut ones = 0;
+                for d in 0..9 {
+                    ones |= self.cand[b * 9 + d];
+                }
+                if self.unsolved[b] & !ones != 0 {
+                    return false;
+                }
+            }
             self.column_due |= dirty;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
