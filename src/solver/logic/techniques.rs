@@ -900,6 +900,16 @@ static TABLE: &[TechniqueInfo] = &[
             8650,
         )
     },
+    // Forcing nets nested two levels (runs and cages only): the last technique before a
+    // guess.
+    info(
+        "deep-forcing-net",
+        "Deep Forcing Net",
+        F::Forcing,
+        L::Extreme,
+        800,
+        8680,
+    ),
     // HoDoKu 2.2 leaves templates out of its default path.
     TechniqueInfo {
         enabled: false,

@@ -28,6 +28,7 @@
 //! known-net index of cheap nesting), `search` (assumptions, contradictions and verities),
 //! `text` (traces and step text; chain text shared with `chains` is in `chain_text`).
 
+mod deep;
 mod engine;
 mod groups;
 mod known;
@@ -172,6 +173,9 @@ enum Start<'s> {
         at: usize,
         new: u128,
     },
+    /// A branch with facts beyond its assumption's net (a deep branch's inner one): no
+    /// verdict of a pair of assumptions may be recorded from it.
+    Deep,
 }
 
 /// A conclusion of a run or cage rule.
@@ -277,6 +281,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         search(&e, info, Mode::Nested, sink, &mut reach)
     } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
         run_cases::find(&e, info, sink)
+    } else if info.id == "deep-forcing-net" {
+        deep::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
