@@ -329,13 +329,13 @@ fn a_deep_net_breaks_where_nested_nets_are_stuck() {
     let geo = g.geometry();
     assert_eq!(
         step.explain(geo, super::Detail::Full),
-        "Deep Forcing Net: r1c1=4 -> r2c2<>7 (r2c2=7 would lead to a contradiction by a \
-         nested net) -> r2c2=9 -> r6c5<>9 leads to a contradiction (/ line 6 can hold no run); \
-         so remove 4 from r1c1"
+        "Deep Forcing Net: r8c3=1 -> r1c2<>7 (r1c2=7 would lead to a contradiction by a \
+         nested net) -> r1c2=8 -> r5c6<>8 -> r5c8=8 -> r6c7<>8 -> r3c5=1 (\\ line 7 needs 1) \
+         -> r5c5<>1 leads to a contradiction (r5c5 has no candidate left); so remove 1 from r8c3"
     );
     assert_eq!(
         step.explain(geo, super::Detail::Nudge),
-        "Try an assumption at r1c1 and follow it"
+        "Try an assumption at r8c3 and follow it"
     );
     assert_eq!(
         step.explain(geo, super::Detail::Technique),
