@@ -3,10 +3,10 @@
 //! changes; a branch that then breaks proves its assumption false.
 //!
 //! A net per candidate per candidate per candidate: far too dear for every position, so it
-//! runs only where every other technique is stuck (last before a guess), on grids with runs
-//! (honeycombs: on plain grids and cages the nets of one level are as deep as they go), tries
-//! only assumptions outside the known solution when there is one (the others cannot break),
-//! and stops at the first that breaks.
+//! runs only where every other technique is stuck (last before a guess), only on grids with
+//! runs (honeycombs: plain grids and cages keep the paths they had), tries only assumptions
+//! outside the known solution when there is one (the others cannot break), and stops at the
+//! first that breaks.
 
 use super::search::{broken_step, candidates, of_solution, tightness};
 use super::*;

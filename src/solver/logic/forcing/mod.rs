@@ -24,9 +24,10 @@
 //! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
 //!
-//! Files: `engine` (propagation of one branch), `nesting` (nested levels), `known` (the
-//! known-net index of cheap nesting), `search` (assumptions, contradictions and verities),
-//! `text` (traces and step text; chain text shared with `chains` is in `chain_text`).
+//! Files: `engine` (propagation of one branch), `nesting` (nested levels), `deep` (a second
+//! nested level, honeycombs only, last before a guess), `known` (the known-net index of
+//! cheap nesting), `search` (assumptions, contradictions and verities), `text` (traces and
+//! step text; chain text shared with `chains` is in `chain_text`).
 
 mod deep;
 mod engine;
