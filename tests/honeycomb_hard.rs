@@ -139,7 +139,8 @@ fn nested_run_forcing_unlocks_a_position_that_needed_a_guess() {
 
 /// Walks every `TERMDOKU_HONEYCOMB_STRIDE`-th hard honeycomb (none by default), checking
 /// each step against the solution and counting guesses. It walks the default path, which
-/// holds run forcing but not its nested tier (too slow for a hint): some still guess.
+/// holds run forcing (not its nested tier, too slow for a hint) and deep forcing nets: with
+/// those, none of the file guesses.
 #[test]
 fn sampled_hard_honeycombs_are_sound_and_need_no_guess() {
     let Some(stride) = stride() else {

@@ -33,7 +33,8 @@ pub fn chain_text(g: &Geometry, nodes: &[ChainNode]) -> String {
 
 /// A chain whose run and cage inferences say which house made them, and whose nested
 /// removals say why: "r1c1=5 -> r1c2<>4 (run of row 1) -> r2c3=6 (row 2 needs 6)",
-/// "r1c1=5 -> r4c4<>2 (r4c4=2 would lead to a contradiction)".
+/// "r1c1=5 -> r4c4<>2 (r4c4=2 would lead to a contradiction)", two levels down "(... by a
+/// nested net)".
 pub(super) fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<Because>]) -> String {
     nodes
         .iter()
@@ -42,13 +43,17 @@ pub(super) fn ruled_text(g: &Geometry, nodes: &[ChainNode], rules: &[Option<Beca
             let base = node_text(g, n);
             let h = match rules.get(i) {
                 Some(Some(Because::Rule(h))) => *h,
-                Some(Some(Because::Nested)) => {
+                Some(Some(why @ (Because::Nested | Because::Deep))) => {
                     let opposite = ChainNode {
                         on: !n.on,
                         ..n.clone()
                     };
                     let what = node_text(g, &opposite);
-                    return format!("{base} ({what} would lead to a contradiction)");
+                    let how = match why {
+                        Because::Deep => " by a nested net",
+                        _ => "",
+                    };
+                    return format!("{base} ({what} would lead to a contradiction{how})");
                 }
                 _ => return base,
             };

@@ -74,6 +74,9 @@ pub enum Because {
     Rule(HouseId),
     /// Inside the branch, the opposite assumption leads to a contradiction (nested net).
     Nested,
+    /// Inside the branch, the opposite assumption's nested net leads to a contradiction
+    /// (deep forcing net: two levels).
+    Deep,
 }
 
 /// The typed shape of a step: what tests check and what the explanation is built from.

@@ -24,10 +24,12 @@
 //! no place for a must-appear digit) is a contradiction. Each such node names its house.
 
 //!
-//! Files: `engine` (propagation of one branch), `nesting` (nested levels), `known` (the
-//! known-net index of cheap nesting), `search` (assumptions, contradictions and verities),
-//! `text` (traces and step text; chain text shared with `chains` is in `chain_text`).
+//! Files: `engine` (propagation of one branch), `nesting` (nested levels), `deep` (a second
+//! nested level, honeycombs only, last before a guess), `known` (the known-net index of
+//! cheap nesting), `search` (assumptions, contradictions and verities), `text` (traces and
+//! step text; chain text shared with `chains` is in `chain_text`).
 
+mod deep;
 mod engine;
 mod groups;
 mod known;
@@ -172,6 +174,9 @@ enum Start<'s> {
         at: usize,
         new: u128,
     },
+    /// A branch with facts beyond its assumption's net (a deep branch's inner one): no
+    /// verdict of a pair of assumptions may be recorded from it.
+    Deep,
 }
 
 /// A conclusion of a run or cage rule.
@@ -277,6 +282,8 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         search(&e, info, Mode::Nested, sink, &mut reach)
     } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
         run_cases::find(&e, info, sink)
+    } else if info.id == "deep-forcing-net" {
+        deep::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {

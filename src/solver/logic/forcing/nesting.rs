@@ -203,11 +203,23 @@ impl Engine<'_> {
         assume: Fact,
         off: Fact,
     ) {
+        self.remove_because(b, queue, assume, off, Because::Nested);
+    }
+
+    /// [`Engine::remove_nested`] for a removal of any depth (`why`).
+    pub(super) fn remove_because(
+        &self,
+        b: &mut Branch,
+        queue: &mut Vec<Fact>,
+        assume: Fact,
+        off: Fact,
+        why: Because,
+    ) {
         queue.clear();
         let before = b.derived.len();
         self.derive(b, off, assume, queue);
         if b.derived.len() > before {
-            b.why.push((off, Because::Nested));
+            b.why.push((off, why));
         }
         self.run(b, queue, Mode::Net);
     }

@@ -146,7 +146,7 @@ fn report_broken(
 }
 
 /// Whether `x` is a candidate of the known solution (its branch cannot break).
-fn of_solution(ctx: &Ctx, x: &Candidate) -> bool {
+pub(super) fn of_solution(ctx: &Ctx, x: &Candidate) -> bool {
     ctx.solution.is_some_and(|s| s[x.cell] == x.digit)
 }
 

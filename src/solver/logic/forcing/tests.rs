@@ -294,3 +294,59 @@ fn a_warm_memory_gives_sound_steps() {
         apply(&mut g, &s);
     }
 }
+
+/// Puzzle 4 of the hard honeycombs (`hanicue-hard.txt`) where it needed a guess: plain and
+/// nested nets are stuck there (the walk reached a guess), and its solution.
+fn stuck_honeycomb() -> (crate::puzzle::Grid, Vec<u8>) {
+    use crate::format::parse_line;
+    use crate::puzzle::Variant;
+    let line = "............................................2........46.8..7.";
+    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+        .unwrap()
+        .unwrap();
+    let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+    let mut marks = include_str!("../../../../tests/honeycomb_hard_marks.txt").lines();
+    let (m, placed) = (marks.next().unwrap(), marks.next().unwrap());
+    let pos =
+        crate::coach::marks::read_position(Some(&p), Some((m, "marks")), Some((placed, "placed")))
+            .unwrap();
+    (pos.grid, sol)
+}
+
+/// Two levels down, a branch the nets could not break does break: the step keeps the
+/// solution and its proof names the inner assumption ruled out by a nested net.
+#[test]
+fn a_deep_net_breaks_where_nested_nets_are_stuck() {
+    use super::super::{find_first, technique};
+    let (g, sol) = stuck_honeycomb();
+    let info = technique("deep-forcing-net").unwrap();
+    assert!(info.enabled, "on the default path, last before a guess");
+    let step = find_first(&g, info, Some(&sol), &mut |_| true).expect("a deep net");
+    assert!(!step.eliminations.is_empty());
+    for e in &step.eliminations {
+        assert_ne!(sol[e.cell], e.digit, "removes the true digit");
+    }
+    let geo = g.geometry();
+    assert_eq!(
+        step.explain(geo, super::Detail::Full),
+        "Deep Forcing Net: r8c3=1 -> r1c2<>7 (r1c2=7 would lead to a contradiction by a \
+         nested net) -> r1c2=8 -> r5c6<>8 -> r5c8=8 -> r6c7<>8 -> r3c5=1 (\\ line 7 needs 1) \
+         -> r5c5<>1 leads to a contradiction (r5c5 has no candidate left); so remove 1 from r8c3"
+    );
+    assert_eq!(
+        step.explain(geo, super::Detail::Nudge),
+        "Try an assumption at r8c3 and follow it"
+    );
+    assert_eq!(
+        step.explain(geo, super::Detail::Technique),
+        "There is a Deep Forcing Net: assume a candidate and follow what it forces, removing \
+         on the way every candidate whose own nested net breaks"
+    );
+}
+
+/// Plain grids never take a deep net: their nets nest as deep as they need.
+#[test]
+fn a_deep_net_leaves_plain_grids_alone() {
+    let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    assert!(find_all(&grid(line), "deep-forcing-net").is_empty());
+}

@@ -78,9 +78,14 @@ pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
     match detail {
         Detail::Nudge => format!("Try an assumption at {start} and follow it"),
         Detail::Technique => format!(
-            "There is {} {}: assume a candidate and follow what it forces",
+            "There is {} {}: assume a candidate and follow what it forces{}",
             crate::solver::logic::step::article(step.name()),
-            step.name()
+            step.name(),
+            if step.technique.id == "deep-forcing-net" {
+                ", removing on the way every candidate whose own nested net breaks"
+            } else {
+                ""
+            }
         ),
         Detail::Full => {
             let text = |i: usize| ruled_text(g, &chains[i], rules.get(i).map_or(&[][..], |r| r));
