@@ -868,6 +868,17 @@ pub static PAGES: &[PageText] = &[
          short line with a forcing net inside it, as on two sheets of scratch paper.",
     ),
     p(
+        "deep-forcing-net",
+        "A forcing net nested one level deeper: inside the branch of an assumption, every \
+         candidate whose own nested forcing net breaks there is dropped too.",
+        "The contradiction argument of a forcing net: if an assumption, with everything it \
+         forces (including what would break inside it one level further down), leaves a cell \
+         or a line with no possible digit, the assumption is false.",
+        "The very last resort before a guess on the hardest honeycombs: a forcing net in which \
+         each candidate of the branch is tried with a nested net of its own, as on three \
+         sheets of scratch paper.",
+    ),
+    p(
         "guess",
         "No technique termdoku knows finds a step; the digit is taken from the solution.",
         "The solution is unique, so its digit is right, but no reasoning is shown for it.",
