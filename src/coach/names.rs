@@ -14,6 +14,8 @@ pub fn occurs_in(t: &TechniqueInfo, v: Variant) -> bool {
         Family::Runs => v == Honeycomb,
         // Run forcing takes run lines case by case.
         Family::Forcing if t.id.ends_with("run-forcing") => v == Honeycomb,
+        // Deep nets look for run lines (only where a honeycomb's nets are stuck).
+        Family::Forcing if t.id == "deep-forcing-net" => v == Honeycomb,
         Family::Cages => v == Killer,
         Family::Matching => matches!(v, Killer | Honeycomb),
         Family::Uniqueness => matches!(v, Standard | Diagonal | Jigsaw),
