@@ -97,14 +97,17 @@ fn honeycomb_chains_use_the_run_rules() {
 /// A honeycomb (made by termdoku's generator) whose path meets nested nets within a few
 /// steps, and its solution.
 fn nested_net_puzzle() -> (crate::puzzle::Grid, Vec<u8>) {
-    use crate::format::parse_line;
-    use crate::puzzle::{Grid, Variant};
-    let line = "......3......9.7.............................6.5......8......";
-    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
+    let (p, sol) = honeycomb_line("......3......9.7.............................6.5......8......");
+    (crate::puzzle::Grid::from_puzzle(&p), sol)
+}
+
+/// A honeycomb puzzle from its line, and its solution.
+fn honeycomb_line(line: &str) -> (crate::puzzle::Puzzle, Vec<u8>) {
+    let p = crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Honeycomb, "t", 1)
         .unwrap()
         .unwrap();
     let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
-    (Grid::from_puzzle(&p), sol)
+    (p, sol)
 }
 
 /// A nested net's proof starts at its assumption and says why a removal made inside the
@@ -298,13 +301,7 @@ fn a_warm_memory_gives_sound_steps() {
 /// Puzzle 4 of the hard honeycombs (`hanicue-hard.txt`) where it needed a guess: plain and
 /// nested nets are stuck there (the walk reached a guess), and its solution.
 fn stuck_honeycomb() -> (crate::puzzle::Grid, Vec<u8>) {
-    use crate::format::parse_line;
-    use crate::puzzle::Variant;
-    let line = "............................................2........46.8..7.";
-    let p = parse_line(line.as_bytes(), Variant::Honeycomb, "t", 1)
-        .unwrap()
-        .unwrap();
-    let sol = crate::solver::exact::solve(&p, 2).first.unwrap();
+    let (p, sol) = honeycomb_line("............................................2........46.8..7.");
     let mut marks = include_str!("../../../../tests/honeycomb_hard_marks.txt").lines();
     let (m, placed) = (marks.next().unwrap(), marks.next().unwrap());
     let pos =
