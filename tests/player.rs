@@ -877,9 +877,15 @@ fn snapshot_ascii_and_no_color_with_styles() {
 #[test]
 fn snapshot_enlarge_screen_and_recovery() {
     let a = app(Variant::Standard);
-    let small = text(&render(&a, 50, 16));
-    assert!(small.contains("enlarge to 21x20"), "{small}");
-    insta::assert_snapshot!("enlarge_50x16", small);
+    let small = text(&render(&a, 50, 12));
+    assert!(small.contains("enlarge to 21x14"), "{small}");
+    insta::assert_snapshot!("enlarge_50x12", small);
+    // Sixteen lines hold the grid with lines between box rows only.
+    let short = text(&render(&a, 50, 16));
+    assert!(
+        !short.contains("enlarge") && short.contains("mistakes 0"),
+        "{short}"
+    );
     assert!(!text(&render(&a, 80, 24)).contains("enlarge"));
 }
 

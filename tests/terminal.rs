@@ -81,8 +81,8 @@ fn tmux_resize_shows_enlarge_then_recovers() {
         return;
     };
     let t = &player.t;
-    t.resize(50, 16);
-    t.wait_text("enlarge to 21x20");
+    t.resize(50, 12);
+    t.wait_text("enlarge to 21x14");
     t.resize(100, 40);
     let screen = t.wait_text("mistakes 0");
     assert!(!screen.contains("enlarge"), "{screen}");
@@ -102,7 +102,7 @@ fn tmux_resize_redraws_a_page_without_a_key() {
     let (t, state) = (&player.t, &player.state);
     t.send(&["?"]);
     t.wait_text("Keys (? or esc closes");
-    t.resize(50, 16);
+    t.resize(50, 12);
     t.wait_text("enlarge to");
     t.resize(100, 40);
     t.wait_text("Keys (? or esc closes");

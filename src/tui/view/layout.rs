@@ -110,20 +110,22 @@ fn ladder(g: &Geometry, killer: bool, marks_in_grid: bool) -> Vec<Cand> {
                     sum_in_cell: killer,
                 });
             }
-            out.push(Cand {
-                cw: 3,
-                ch: 1,
-                marks: Marks::Dot,
-                row_lines: true,
-                sum_in_cell: false,
-            });
-            out.push(Cand {
-                cw: 1,
-                ch: 1,
-                marks: Marks::Dot,
-                row_lines: true,
-                sum_in_cell: false,
-            });
+            // Digits only (marks in the panel), then the same with lines only between box
+            // rows: a 16x16 grid fits 80x24 that way. A killer keeps its row lines, which
+            // carry the cage sums.
+            for cw in [3, 1] {
+                for row_lines in [true, false] {
+                    if row_lines || !killer {
+                        out.push(Cand {
+                            cw,
+                            ch: 1,
+                            marks: Marks::Dot,
+                            row_lines,
+                            sum_in_cell: false,
+                        });
+                    }
+                }
+            }
         }
         Shape::Honeycomb => {
             if marks_in_grid {
@@ -498,7 +500,37 @@ mod tests {
         let g4 = geometry(Variant::Standard, 4);
         let p = plan(&g4, Rect::new(0, 0, 30, 12), true).unwrap();
         assert!(p.marks_visible());
-        assert_eq!(plan(&g, Rect::new(0, 0, 15, 10), true), Err((21, 20)));
+        // The smallest: one column a cell, lines only between box rows.
+        assert_eq!(plan(&g, Rect::new(0, 0, 15, 10), true), Err((21, 14)));
+        let p = plan(&g, Rect::new(0, 0, 21, 14), true).unwrap();
+        assert!(!p.row_lines && p.cw == 1);
+    }
+
+    #[test]
+    fn sixteen_by_sixteen_fits_80x24_with_every_cell_distinct() {
+        let g = geometry(Variant::Standard, 16);
+        let p = plan(&g, Rect::new(0, 0, 80, 24), true).unwrap();
+        assert_eq!((p.cw, p.ch, p.row_lines), (3, 1, false));
+        // Every cell has its own screen line and columns, and the mouse finds it there.
+        let mut seen = std::collections::HashSet::new();
+        for c in g.cells() {
+            let r = p.cell_rect(&g, c);
+            assert!(
+                r.bottom() <= p.status.y,
+                "cell {c} runs into the status line"
+            );
+            assert!(seen.insert((r.x, r.y)));
+            assert_eq!(p.cell_at(&g, r.x + 1, r.y), Some(c));
+        }
+        // A killer keeps the lines that carry its cage sums.
+        let k = crate::game::builtin::puzzle(Variant::Killer);
+        assert!(plan(k.geometry(), Rect::new(0, 0, 80, 16), true).is_err());
+        assert!(plan(
+            &geometry(Variant::Standard, 9),
+            Rect::new(0, 0, 80, 16),
+            true
+        )
+        .is_ok());
     }
 
     #[test]
