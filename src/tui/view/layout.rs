@@ -166,13 +166,16 @@ fn ladder(g: &Geometry, killer: bool, marks_in_grid: bool) -> Vec<Cand> {
                     sum_in_cell: false,
                 });
             }
-            out.push(Cand {
-                cw: 3,
-                ch: 1,
-                marks: Marks::Dot,
-                row_lines: true,
-                sum_in_cell: false,
-            });
+            // Digits only, with and then without the connector lines between rows.
+            for row_lines in [true, false] {
+                out.push(Cand {
+                    cw: 3,
+                    ch: 1,
+                    marks: Marks::Dot,
+                    row_lines,
+                    sum_in_cell: false,
+                });
+            }
         }
     }
     out
@@ -201,9 +204,11 @@ fn grid_size(g: &Geometry, c: &Cand, band: u16) -> (u16, u16) {
             let hp = c.cw.div_ceil(2);
             let rows = g.row_lengths().len() as u16;
             let widest = g.cells().map(|x| g.screen_pos(x).0).max().unwrap_or(0);
+            // Without connector lines the last row needs a free line under it (a short
+            // message or the column numbers go there, as on a square grid's border).
             (
                 widest * hp + c.cw + 2,
-                rows * (c.ch + u16::from(c.row_lines)) + 1,
+                rows * (c.ch + u16::from(c.row_lines)) + 1 + u16::from(!c.row_lines),
             )
         }
     }
@@ -554,5 +559,8 @@ mod tests {
         assert!(!plan(&h, Rect::new(0, 0, 50, 24), true)
             .unwrap()
             .marks_visible());
+        // Sixteen lines: digits only, rows stacked without connector lines.
+        let p = plan(&h, Rect::new(0, 0, 40, 16), true).unwrap();
+        assert!(!p.marks_visible() && !p.row_lines);
     }
 }
