@@ -1158,3 +1158,18 @@ fn a_short_message_reads_whole_without_a_panel() {
     assert!(screen.lines().any(|l| l == said), "{said}\n{screen}");
     assert!(!screen.contains('┌'), "{screen}");
 }
+
+#[test]
+fn a_short_message_leaves_the_last_honeycomb_row_in_view() {
+    // At 39x11 the honeycomb's rows are stacked down to the grid's last line: the message
+    // goes over the free top line instead of over row 9.
+    let mut a = app(Variant::Honeycomb);
+    let row9 = |s: &str| s.lines().find(|l| l.starts_with('9')).map(str::to_string);
+    let (w, h) = (39, 11);
+    let before = row9(&text(&render(&a, w, h))).expect("row 9 drawn");
+    a.press("v");
+    let said = a.message.as_ref().expect("a message").text.clone();
+    let screen = text(&render(&a, w, h));
+    assert!(screen.lines().any(|l| l == said), "{said}\n{screen}");
+    assert_eq!(row9(&screen), Some(before), "{screen}");
+}

@@ -42,9 +42,20 @@ pub fn draw(app: &App, p: &Plan, news: &News, buf: &mut Buffer) {
         return;
     }
     let w = p.status.width;
-    if news.keys.is_none() && news.text.chars().count() <= usize::from(w) {
-        // A short message takes one line, over the grid's bottom border, not a box.
-        let y = p.grid.bottom().saturating_sub(1);
+    let g = app.game.geometry();
+    // A line of the grid's frame that no cell covers: the bottom border, or the top line
+    // when stacked honeycomb rows reach the bottom.
+    let free = [p.grid.bottom().saturating_sub(1), p.grid.y]
+        .into_iter()
+        .find(|&y| {
+            g.cells()
+                .all(|c| !p.cell_rect(g, c).intersects(Rect::new(0, y, u16::MAX, 1)))
+        });
+    if let (true, Some(y)) = (
+        news.keys.is_none() && news.text.chars().count() <= usize::from(w),
+        free,
+    ) {
+        // A short message takes one line, over the grid's frame, not a box.
         let strip = Rect::new(p.status.x, y, w, 1);
         Clear.render(strip, buf);
         buf.set_string(strip.x, y, &news.text, news.style);
@@ -66,7 +77,6 @@ pub fn draw(app: &App, p: &Plan, news: &News, buf: &mut Buffer) {
     let top = Rect::new(p.status.x, p.grid.y, w, h);
     let bottom = Rect::new(p.status.x, p.grid.bottom().saturating_sub(h), w, h);
     let focus = focus_cells(app);
-    let g = app.game.geometry();
     let hidden = |r: Rect| {
         focus
             .iter()

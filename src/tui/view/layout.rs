@@ -204,11 +204,9 @@ fn grid_size(g: &Geometry, c: &Cand, band: u16) -> (u16, u16) {
             let hp = c.cw.div_ceil(2);
             let rows = g.row_lengths().len() as u16;
             let widest = g.cells().map(|x| g.screen_pos(x).0).max().unwrap_or(0);
-            // Without connector lines the last row needs a free line under it (a short
-            // message or the column numbers go there, as on a square grid's border).
             (
                 widest * hp + c.cw + 2,
-                rows * (c.ch + u16::from(c.row_lines)) + 1 + u16::from(!c.row_lines),
+                rows * (c.ch + u16::from(c.row_lines)) + 1,
             )
         }
     }
