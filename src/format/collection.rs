@@ -7,7 +7,23 @@ use crate::puzzle::Puzzle;
 
 /// Whether a TOML text is a collection (it has a `[[puzzle]]` table) rather than one puzzle.
 pub fn is_collection(text: &str) -> bool {
-    text.lines().any(|l| l.trim() == "[[puzzle]]")
+    text.lines()
+        .any(|l| array_header(l).as_deref() == Some("puzzle"))
+}
+
+/// The name of an array-of-tables header line (`[[ puzzle . cage ]]  # note` is
+/// `puzzle.cage`), as TOML allows spaces around its keys and a comment after it.
+fn array_header(line: &str) -> Option<String> {
+    let head = line.split('#').next()?.trim();
+    let inner = head.strip_prefix("[[")?.strip_suffix("]]")?;
+    let keys: Vec<&str> = inner.split('.').map(str::trim).collect();
+    keys.iter()
+        .all(|k| {
+            !k.is_empty()
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+        .then(|| keys.join("."))
 }
 
 /// Every puzzle of a TOML file: the tables of a collection, or the one puzzle of a file.
@@ -25,12 +41,13 @@ pub fn parse_collection(text: &str, name: &str) -> Result<Vec<Puzzle>, ParseErro
     let mut out = Vec::new();
     let mut chunks: Vec<(usize, String)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if line.trim() == "[[puzzle]]" {
+        let header = array_header(line);
+        if header.as_deref() == Some("puzzle") {
             chunks.push((i + 1, String::new()));
             continue;
         }
         if let Some((_, chunk)) = chunks.last_mut() {
-            let line = if line.trim() == "[[puzzle.cage]]" {
+            let line = if header.as_deref() == Some("puzzle.cage") {
                 "[[cage]]"
             } else {
                 line
@@ -97,4 +114,25 @@ pub fn write_collection<'a>(puzzles: impl IntoIterator<Item = &'a Puzzle>) -> St
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_with_spaces_and_comments_are_tables_of_the_collection() {
+        let text = "[[ puzzle ]]  # the first\nvariant = \"standard\"\nsize = 4\n\
+                    givens = \"\"\"\n1...\n....\n....\n...2\n\"\"\"\n\
+                    [[puzzle]]#second\nvariant = \"killer\"\nsize = 4\n\
+                    givens = \"\"\"\n....\n....\n....\n....\n\"\"\"\n\
+                    [[ puzzle.cage ]] # top left\nsum = 10\ncells = [\"r1c1\", \"r1c2\", \"r2c1\", \"r2c2\"]\n";
+        assert!(is_collection(text));
+        let puzzles = parse_collection(text, "c.toml").unwrap();
+        assert_eq!(puzzles.len(), 2);
+        assert_eq!(puzzles[0].givens[0], 1);
+        assert_eq!(puzzles[1].layout.cages.len(), 1);
+        assert_eq!(array_header("[[puzzle]]x"), None);
+        assert_eq!(array_header("[puzzle]"), None);
+    }
 }

@@ -211,9 +211,16 @@ pub fn parse_toml(bytes: &[u8], file: &str) -> Result<Puzzle, ParseError> {
     let text = decode_text(bytes, file)?;
     let raw: RawFile = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
+        let mut message = e.message().trim().to_string();
+        if message.starts_with("unknown field `puzzle`") {
+            // `[puzzle]` for `[[puzzle]]`: say what a collection looks like.
+            message = "a `[puzzle]` table: a collection's puzzles are `[[puzzle]]` tables \
+                       (double brackets), a single puzzle's keys stand at the top"
+                .into();
+        }
         ParseError::Invalid {
             pos: span_pos(text, file, offset),
-            message: e.message().trim().to_string(),
+            message,
         }
     })?;
     let variant = *raw.variant.get_ref();
@@ -630,6 +637,15 @@ CCDD
             cage("10", "\"r1c1\", \"r1c2\", \"r3c3\""),
             "k.toml:5:26: cage 1 is not connected: r3c3 does not touch the cage's other cells"
         );
+    }
+
+    #[test]
+    fn a_single_bracket_puzzle_table_says_what_a_collection_is() {
+        let e = parse_toml(b"# mine\n[puzzle]\nvariant = \"standard\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:2:"), "{e}");
+        assert!(e.contains("`[[puzzle]]` tables"), "{e}");
     }
 
     #[test]
