@@ -23,6 +23,16 @@ pub fn map_ordered<T: Sync, R: Send>(
                 .ok()
         })
         .flatten();
+    if pool.is_none() {
+        // One thread: each item straight through, no batch to gather and move.
+        for item in items {
+            let r = f(&item);
+            if emit(item, r).is_break() {
+                return;
+            }
+        }
+        return;
+    }
     let mut items = items.peekable();
     while items.peek().is_some() {
         // Chunk by chunk, so output streams and a stop reads no more input.
@@ -70,6 +80,25 @@ mod tests {
         assert_eq!(seen, 3);
         assert!(read <= 16, "read {read} items after the stop");
     }
+    #[test]
+    fn one_thread_answers_each_item_before_reading_the_next() {
+        let read = std::cell::Cell::new(0);
+        let items = (0..100u32).inspect(|_| read.set(read.get() + 1));
+        let mut seen = 0;
+        super::map_ordered(
+            items,
+            1,
+            8,
+            |x| *x,
+            |x, _| {
+                seen += 1;
+                assert_eq!(read.get(), x + 1, "read ahead of the answers");
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, 100);
+    }
+
     #[test]
     fn keeps_order_across_threads() {
         let mut out = Vec::new();
