@@ -1,7 +1,8 @@
 //! A progress bar on stderr for long batch work (`indicatif`): only on a terminal, so logs
 //! and pipes stay clean, with the rate and, when the total is known, the time left.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use std::fmt::Write as _;
 use std::time::Duration;
 
 pub struct Progress {
@@ -18,11 +19,20 @@ impl Progress {
         };
         // A template that fails to parse only loses the styling, never the work.
         let template = if total > 0 {
-            "{msg} [{bar:30}] {pos}/{len} {per_sec} ETA {eta}"
+            "{msg} [{bar:30}] {pos}/{len} {rate} ETA {eta}"
         } else {
-            "{msg} {pos} {per_sec}"
+            "{msg} {pos} {rate} {elapsed}"
         };
         if let Ok(style) = ProgressStyle::with_template(template) {
+            // indicatif's own `per_sec` prints four decimals ("26.5348/s").
+            let style = style.with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let r = s.per_sec();
+                let _ = if r >= 10.0 {
+                    write!(w, "{r:.0}/s")
+                } else {
+                    write!(w, "{r:.1}/s")
+                };
+            });
             bar.set_style(style.progress_chars("#>-"));
         }
         bar.set_message(what.to_string());
@@ -34,6 +44,12 @@ impl Progress {
     /// Counts `n` more items done.
     pub fn add(&self, n: usize) {
         self.bar.inc(n as u64);
+    }
+
+    /// Sets how many items are done and the label beside them.
+    pub fn set(&self, done: u64, what: String) {
+        self.bar.set_position(done);
+        self.bar.set_message(what);
     }
 }
 

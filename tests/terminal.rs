@@ -796,3 +796,37 @@ fn tmux_80x24_shows_every_candidate_after_a() {
     assert!(checked > 100, "{checked} candidates");
     t.send(&["q"]);
 }
+
+#[test]
+fn rating_into_a_file_counts_on_the_terminal() {
+    if !have_tmux() {
+        println!("NOTICE: tmux is not installed; skipping the progress test");
+        return;
+    }
+    // Enough hard puzzles that the rating takes a few seconds on two cores.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("hard.txt");
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    std::fs::write(&input, format!("{hard}\n").repeat(3000)).unwrap();
+    let out = dir.path().join("rated.txt");
+    let t = Tmux::new();
+    t.start_sized(
+        &format!(
+            "{} rate {} > {}; echo done; sleep 30",
+            bin(),
+            input.display(),
+            out.display()
+        ),
+        80,
+        10,
+    );
+    let screen = t.wait_for("a count of rated puzzles", |s| {
+        s.contains("rated ") || s.contains("done")
+    });
+    assert!(screen.contains("rated "), "no progress shown:\n{screen}");
+    t.wait_text("done");
+    let rated = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(rated.lines().count(), 3000);
+    // The count is gone from the terminal once the work is done.
+    assert!(!t.capture().contains("rated "), "{}", t.capture());
+}

@@ -295,7 +295,11 @@ pub fn drill_command(technique: &str, variant: Variant, count: u64, seed: u64, b
         puzzles: u64::MAX,
         time: Duration::from_secs_f64(budget),
     };
-    let h = drill::find(variant, t, count, seed, budget);
+    let progress = crate::progress::Progress::start("puzzles walked", 0);
+    let h = drill::find_reporting(variant, t, count, seed, budget, &mut |walked, found| {
+        progress.set(walked, format!("{found} of {count} drills; puzzles walked"));
+    });
+    drop(progress);
     let mut out = Output::per_line();
     for d in &h.drills {
         if out.line(drill_json(d)).is_break() {
@@ -332,7 +336,9 @@ pub fn bank_command(seed: u64, puzzles: u64) -> i32 {
             Variant::Killer => puzzles / 20,
             _ => puzzles / 10,
         };
-        let h = drill::harvest(
+        let progress =
+            crate::progress::Progress::start(&format!("{v}"), usize::try_from(walked).unwrap_or(0));
+        let h = drill::harvest_reporting(
             v,
             seed,
             &quota,
@@ -340,7 +346,9 @@ pub fn bank_command(seed: u64, puzzles: u64) -> i32 {
                 puzzles: walked,
                 time: Duration::MAX,
             },
+            &mut |done, found| progress.set(done, format!("{v}: {found} drills")),
         );
+        drop(progress);
         eprintln!(
             "{v}: {} drills from {} puzzles in {:.1} s",
             h.drills.len(),

@@ -236,6 +236,10 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
     let mut out = Output::per_line();
     let mut status = EXIT_OK;
     let mut seen = false;
+    // Ratings written to a file or a pipe show nothing for minutes on a hard set: count
+    // them on the terminal (on a terminal's stdout the lines themselves are the progress).
+    let progress = (!std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .then(|| Progress::start("rated", 0));
     batch::map_ordered(
         items,
         batch::default_threads(),
@@ -258,6 +262,9 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
                 }
             };
             seen = true;
+            if let Some(p) = &progress {
+                p.add(1);
+            }
             match result {
                 Some(Ok(r)) => out.line(rating_line(&r)),
                 Some(Err(m)) => {
@@ -277,6 +284,7 @@ pub fn rate(variant: Variant, file: Option<&str>) -> i32 {
             }
         },
     );
+    drop(progress);
     if !seen && !out.closed() {
         eprintln!("termdoku: {name}: empty input (expected puzzle lines)");
         return EXIT_USAGE;

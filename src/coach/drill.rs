@@ -111,6 +111,18 @@ pub struct Harvest {
 /// at most one per technique and puzzle, from the puzzles of `seed` in order, until the
 /// quotas are met or the budget is spent. The same seed gives the same drills.
 pub fn harvest(variant: Variant, seed: u64, quota: &[usize], budget: Budget) -> Harvest {
+    harvest_reporting(variant, seed, quota, budget, &mut |_, _| {})
+}
+
+/// [`harvest`], telling `walked(puzzles, drills)` after each round of puzzles (on the
+/// calling thread), so that a long search can show its progress.
+pub fn harvest_reporting(
+    variant: Variant,
+    seed: u64,
+    quota: &[usize],
+    budget: Budget,
+    walked: &mut dyn FnMut(u64, usize),
+) -> Harvest {
     let start = Instant::now();
     let mut left = quota.to_vec();
     let mut out = Harvest::default();
@@ -142,6 +154,7 @@ pub fn harvest(variant: Variant, seed: u64, quota: &[usize], budget: Budget) -> 
                 out.drills.push(d);
             }
         }
+        walked(next, out.drills.len());
     }
     out.puzzles = next;
     out.elapsed = start.elapsed();
@@ -251,11 +264,23 @@ pub fn find(
     seed: u64,
     budget: Budget,
 ) -> Harvest {
+    find_reporting(variant, technique, count, seed, budget, &mut |_, _| {})
+}
+
+/// [`find`] with [`harvest_reporting`]'s progress.
+pub fn find_reporting(
+    variant: Variant,
+    technique: &'static TechniqueInfo,
+    count: usize,
+    seed: u64,
+    budget: Budget,
+    walked: &mut dyn FnMut(u64, usize),
+) -> Harvest {
     let mut quota = vec![0; techniques().len()];
     if let Some(q) = quota.get_mut(table_index(technique)) {
         *q = count;
     }
-    harvest(variant, seed, &quota, budget)
+    harvest_reporting(variant, seed, &quota, budget, walked)
 }
 
 /// Drills per technique in the bank (`puzzles/drills.jsonl`): 20 on standard and for a
