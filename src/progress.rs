@@ -2,7 +2,6 @@
 //! and pipes stay clean, with the rate and, when the total is known, the time left.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use std::fmt::Write as _;
 use std::time::Duration;
 
 pub struct Progress {
