@@ -113,7 +113,7 @@ const ROWS: [u32; 8] = {
 };
 
 /// `PEERS[bit]`: peers of a cell inside its own band (row, box, column), self excluded.
-const PEERS: [u32; 27] = {
+pub(super) const PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut i = 0;
     while i < 27 {
@@ -579,6 +579,54 @@ fn given_cells(givens: &[u8; 81]) -> Option<u128> {
     (bad == 0 && last <= 9).then_some(cells)
 }
 
+/// The state with every given placed, or None when a value is over 9 or two givens clash.
+fn start(givens: &[u8; 81]) -> Option<State> {
+    let mut cells = given_cells(givens)?;
+    let mut st = State::new();
+    // Only the given cells are visited, so the loop's branches are predictable.
+    while cells != 0 {
+        let cell = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        if !st.given(cell, givens[cell] as usize - 1) {
+            return None;
+        }
+    }
+    Some(st)
+}
+
+/// The candidate masks (index `band * 9 + digit`, as in `State`) with every given placed
+/// and its peers cleared, or None when a value is over 9 or two givens clash. The SIMD
+/// path starts from these.
+pub(super) fn given_masks(givens: &[u8; 81]) -> Option<[u32; 27]> {
+    start(givens).map(|st| st.cand)
+}
+
+/// Searches on from candidate masks (as `given_masks`) that are already at a fixpoint of
+/// every rule here: each placed cell (alone in its row for its digit) has left the other
+/// digits and its column in the other bands. Same count and solution as `solve9`.
+pub(super) fn search_settled(cand: [u32; 27], limit: usize, solution: &mut [u8; 81]) -> usize {
+    let mut st = State {
+        cand,
+        prev: cand,
+        column_due: 0,
+        unsolved: [BAND; 3],
+        open_rows: [BAND; 3],
+    };
+    for (i, &a) in cand.iter().enumerate() {
+        let (b, d) = (i / 9, i % 9);
+        let single = single_rows(a);
+        st.open_rows[b] &= !(single << (3 * d));
+        st.unsolved[b] &= !(a & ROWS[single as usize]);
+    }
+    let mut search = Search {
+        limit,
+        count: 0,
+        solution,
+    };
+    search.run(st);
+    search.count.min(limit)
+}
+
 /// Solves a plain 9x9 Sudoku (rows, columns, 3x3 boxes). `givens[i]` is 0 for an empty cell or
 /// 1..=9, row-major. Counts solutions up to `limit` (limit >= 1) and writes the first solution
 /// found into `solution` (untouched when there is none). Returns the count found (0..=limit).
@@ -587,18 +635,9 @@ pub fn solve9(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize
     if limit == 0 {
         return 0;
     }
-    let Some(mut cells) = given_cells(givens) else {
+    let Some(st) = start(givens) else {
         return 0;
     };
-    let mut st = State::new();
-    // Only the given cells are visited, so the loop's branches are predictable.
-    while cells != 0 {
-        let cell = cells.trailing_zeros() as usize;
-        cells &= cells - 1;
-        if !st.given(cell, givens[cell] as usize - 1) {
-            return 0;
-        }
-    }
     let mut search = Search {
         limit,
         count: 0,
