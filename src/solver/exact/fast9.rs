@@ -35,7 +35,14 @@
 //! `update` (7%), row singles recognised by `unsolved` instead of `open_rows` (2-6%),
 //! a dirty bitmask kept by the writers instead of `prev` and the scan (even here,
 //! 11-21% slower on 17-clue). Even: the permutation filter as pure bit arithmetic
-//! instead of the table loads; `-C target-cpu=native` (about 2%).
+//! instead of the table loads; `-C target-cpu=native` (about 2%, and none in a later
+//! A B run).
+//!
+//! AVX-512 (`simd9`, issue 23): the nine digits of a band in the lanes of one vector. It
+//! pays for the first propagation only (17-clue 1.12-1.25x, the others even), which is
+//! where `simd9` hands over to `search_settled`; every node in lanes was 0.81-0.93x on
+//! forum-hardest (see its module notes: a node changes one or two digits, and the lanes do
+//! all nine).
 
 /// Mask of the 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;

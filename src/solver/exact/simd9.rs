@@ -24,8 +24,11 @@
 //! nine. Band by band until each is stable, 10 band passes a node (against 13.7 scalar
 //! updates), each a latency chain of ~60 vector ops: 0.86x. The three bands at once
 //! (independent chains), 6.1 rounds a node, ~190 ops a round: 0.91-0.93x; no hot spot left
-//! in the profile, just op count. A gain there needs fewer ops a round than 3 x 16 lanes
-//! for 27 masks (e.g. 2 vectors for the 27 masks, or tdoku's cell-major box layout).
+//! in the profile, just op count. Only the bands whose masks changed, round by round: 10.1
+//! band passes a node, each waiting on the last: 0.81x. A gain there needs fewer ops a
+//! round than 3 vectors of 16 lanes for 27 masks (all 729 candidate bits fit in 2), e.g.
+//! tdoku's cell-major box layout, where placements and hidden singles stay inside a lane
+//! group.
 
 use std::arch::x86_64::*;
 
