@@ -313,13 +313,6 @@ impl State {
                 same &= _mm512_cmpneq_epi32_mask(n[b], c[b]) == 0;
             }
             if same {
-                // Stable: a cell placed for two digits stays so, and is a contradiction.
-                for pb in p {
-                    let (_, twice) = ones_twos(pb);
-                    if lane0(twice) != 0 {
-                        return false;
-                    }
-                }
                 break;
             }
             c = n;
@@ -401,9 +394,18 @@ impl State {
                 return false;
             }
             if !changed {
-                return true;
+                break;
             }
         }
+        // A cell placed for two digits stays so (`fast9` would find out later, as an
+        // empty cell elsewhere): a contradiction.
+        for b in self.c {
+            let (_, twice) = ones_twos(placed(b));
+            if lane0(twice) != 0 {
+                return false;
+            }
+        }
+        true
     }
 
     /// The candidate masks in `fast9`'s order (index `band * 9 + digit`).
