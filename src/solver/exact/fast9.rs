@@ -601,14 +601,8 @@ fn start(givens: &[u8; 81]) -> Option<State> {
     Some(st)
 }
 
-/// The candidate masks (index `band * 9 + digit`, as in `State`) with every given placed
-/// and its peers cleared, or None when a value is over 9 or two givens clash. The SIMD
-/// path starts from these.
-pub(super) fn given_masks(givens: &[u8; 81]) -> Option<[u32; 27]> {
-    start(givens).map(|st| st.cand)
-}
-
-/// Searches on from candidate masks (as `given_masks`) that are already at a fixpoint of
+/// Searches on from candidate masks (index `band * 9 + digit`, as in `State`) that are
+/// already at a fixpoint of
 /// every rule here: each placed cell (alone in its row for its digit) has left the other
 /// digits and its column in the other bands. Same count and solution as `solve9`.
 pub(super) fn search_settled(cand: [u32; 27], limit: usize, solution: &mut [u8; 81]) -> usize {
