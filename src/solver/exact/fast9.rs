@@ -601,24 +601,27 @@ fn start(givens: &[u8; 81]) -> Option<State> {
     Some(st)
 }
 
-/// Searches on from candidate masks (index `band * 9 + digit`, as in `State`) that are
-/// already at a fixpoint of
-/// every rule here: each placed cell (alone in its row for its digit) has left the other
-/// digits and its column in the other bands. Same count and solution as `solve9`.
-pub(super) fn search_settled(cand: [u32; 27], limit: usize, solution: &mut [u8; 81]) -> usize {
-    let mut st = State {
-        cand,
-        prev: cand,
+/// A state handed over by the SIMD path (fields as in `State`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) struct Settled {
+    pub cand: [u32; 27],
+    pub unsolved: [u32; 3],
+    pub open_rows: [u32; 3],
+}
+
+/// Searches on from a state at a fixpoint of every rule here: each placed cell (alone in
+/// its row for its digit, out of `unsolved`, its row out of `open_rows`) has left the other
+/// digits and its column in the other bands. Same count as `solve9`, and the same solution
+/// when there is one.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) fn search_settled(s: Settled, limit: usize, solution: &mut [u8; 81]) -> usize {
+    let st = State {
+        cand: s.cand,
+        prev: s.cand,
         column_due: 0,
-        unsolved: [BAND; 3],
-        open_rows: [BAND; 3],
+        unsolved: s.unsolved,
+        open_rows: s.open_rows,
     };
-    for (i, &a) in cand.iter().enumerate() {
-        let (b, d) = (i / 9, i % 9);
-        let single = single_rows(a);
-        st.open_rows[b] &= !(single << (3 * d));
-        st.unsolved[b] &= !(a & ROWS[single as usize]);
-    }
     let mut search = Search {
         limit,
         count: 0,

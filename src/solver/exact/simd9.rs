@@ -35,7 +35,7 @@
 
 use std::arch::x86_64::*;
 
-use super::fast9::search_settled;
+use super::fast9::{search_settled, Settled};
 
 /// Mask of the 27 cells of a band.
 const BAND: i32 = (1 << 27) - 1;
@@ -58,11 +58,13 @@ const COL12: i32 = 0o666;
 /// Lanes holding a digit.
 const DIGITS: u16 = 0x1ff;
 
-/// True when this CPU runs the SIMD path (AVX-512 Foundation and Byte/Word).
+/// True when this CPU runs the SIMD path (AVX-512 Foundation and Byte/Word, BMI2).
 /// `is_x86_feature_detected!` caches its answer, and the check runs once a solve, outside
 /// the search.
 pub fn available() -> bool {
-    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("bmi2")
 }
 
 /// Solves like `fast9::solve9` (same contract), or returns None when this CPU lacks the
@@ -195,13 +197,20 @@ fn rows_where(k0: __mmask16, k1: __mmask16, k2: __mmask16) -> __m512i {
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn placed(a: __m512i) -> __m512i {
+    let [k0, k1, k2] = single_rows(a);
+    and!(a, rows_where(k0, k1, k2))
+}
+
+/// Per band row, the lanes where that row holds at most one cell.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn single_rows(a: __m512i) -> [__mmask16; 3] {
     let y = and!(a, _mm512_sub_epi32(a, k!(ROW_FIRST)));
-    let sel = rows_where(
+    [
         _mm512_testn_epi32_mask(y, k!(ROW[0])),
         _mm512_testn_epi32_mask(y, k!(ROW[1])),
         _mm512_testn_epi32_mask(y, k!(ROW[2])),
-    );
-    and!(a, sel)
+    ]
 }
 
 /// Per lane, the cells of the rows where `x` has a cell.
@@ -301,7 +310,7 @@ fn from_givens(givens: &[u8; 81]) -> Option<State> {
 }
 
 /// The first propagation in SIMD, then `fast9`'s search from the settled masks.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
 fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize {
     let Some(mut st) = from_givens(givens) else {
         return 0;
@@ -309,7 +318,7 @@ fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usi
     if !st.settle() {
         return 0;
     }
-    search_settled(st.masks(), limit, solution)
+    search_settled(st.settled(), limit, solution)
 }
 
 /// The two bands other than `b`.
@@ -446,13 +455,27 @@ impl State {
         true
     }
 
-    /// The candidate masks in `fast9`'s order (index `band * 9 + digit`).
-    #[target_feature(enable = "avx512f")]
-    fn masks(&self) -> [u32; 27] {
-        let mut out = [0u32; 27];
-        for (i, m) in out.iter_mut().enumerate() {
+    /// `fast9`'s state: the candidate masks (index `band * 9 + digit`), per band the cells
+    /// not placed, and per band bit `3 * digit + row` while that row is not placed.
+    #[target_feature(enable = "avx512f,bmi2")]
+    fn settled(&self) -> Settled {
+        let mut out = Settled {
+            cand: [0; 27],
+            unsolved: [0; 3],
+            open_rows: [0; 3],
+        };
+        for (i, m) in out.cand.iter_mut().enumerate() {
             let v = _mm512_permutexvar_epi32(k!((i % 9) as i32), self.c[i / 9]);
             *m = lane0(v);
+        }
+        for (b, &a) in self.c.iter().enumerate() {
+            let [k0, k1, k2] = single_rows(a);
+            let placed = and!(a, rows_where(k0, k1, k2));
+            out.unsolved[b] = BAND as u32 & !lane0(or_lanes(placed));
+            // Lane d's flag to bit 3 * d + row.
+            let spread =
+                |k: __mmask16, row: u32| _pdep_u32(u32::from(k & DIGITS), 0o111_111_111 << row);
+            out.open_rows[b] = BAND as u32 & !(spread(k0, 0) | spread(k1, 1) | spread(k2, 2));
         }
         out
     }
