@@ -1,5 +1,5 @@
 //! The first propagation of the 9x9 exact solver in AVX-512 lanes, then `fast9`'s search
-//! (x86_64 with AVX-512F only; `fast9` stays the portable path and the reference).
+//! (x86_64 with AVX-512F/BW and BMI2; `fast9` stays the portable path and the reference).
 //!
 //! State: one 512-bit vector per band; lane `d` (0..9) holds the 27-bit mask of the band's
 //! cells where digit `d + 1` may go (bit = row_in_band * 9 + column, as in `fast9`), lanes
@@ -20,9 +20,11 @@
 //!
 //! Why only the first propagation (issue 23; thread CPU time, solve + uniqueness, A B
 //! alternated against `fast9` alone). Pays: 17-clue puzzles are mostly that first
-//! propagation (2.4 nodes a puzzle), where many digits change at once: 1.13x, and 1.06x
-//! more with the givens read in vectors instead of `fast9`'s per-given peer clearing. Does not
-//! pay: the whole search in lanes. With `fast9`'s branching (same 165 nodes a puzzle on
+//! propagation (2.4 nodes a puzzle), where many digits change at once: 1.13x, 1.06x more
+//! with the givens read in vectors instead of `fast9`'s per-given peer clearing, 1.03x more
+//! handing `fast9` its placed cells; in all 1.27x (against the `sudoku` crate, parse + solve
+//! + uniqueness, thread CPU: 1.02x before, 1.30x after; top1465 1.32x -> 1.38x;
+//! forum-hardest even at 1.23x). Does not pay: the whole search in lanes. With `fast9`'s branching (same 165 nodes a puzzle on
 //! forum-hardest) it was 0.86-0.93x: a node changes one or two digits, and the lanes do all
 //! nine. Band by band until each is stable, 10 band passes a node (against 13.7 scalar
 //! updates), each a latency chain of ~60 vector ops: 0.86x. The three bands at once
