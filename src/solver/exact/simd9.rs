@@ -22,11 +22,13 @@
 //! alternated against `fast9` alone). Pays: 17-clue puzzles are mostly that first
 //! propagation (2.4 nodes a puzzle), where many digits change at once: 1.13x, 1.06x more
 //! with the givens read in vectors instead of `fast9`'s per-given peer clearing, 1.03x more
-//! handing `fast9` its placed cells; in all 1.27x (against the `sudoku` crate, parse + solve
-//! + uniqueness, thread CPU: 1.02x before, 1.30x after; top1465 1.32x -> 1.38x;
-//! forum-hardest even at 1.23x). Does not pay: the whole search in lanes. With `fast9`'s branching (same 165 nodes a puzzle on
-//! forum-hardest) it was 0.86-0.93x: a node changes one or two digits, and the lanes do all
-//! nine. Band by band until each is stable, 10 band passes a node (against 13.7 scalar
+//! handing `fast9` its placed cells; in all 1.27x. Against the `sudoku` crate (parse, solve
+//! and uniqueness, thread CPU): 1.02x before, 1.30x after; top1465 1.32x -> 1.38x;
+//! forum-hardest even at 1.23x.
+//!
+//! Does not pay: the whole search in lanes. With `fast9`'s branching (same 165 nodes a
+//! puzzle on forum-hardest) it was 0.86-0.93x: a node changes one or two digits, and the
+//! lanes do all nine. Band by band until each is stable, 10 band passes a node (against 13.7 scalar
 //! updates), each a latency chain of ~60 vector ops: 0.86x. The three bands at once
 //! (independent chains), 6.1 rounds a node, ~190 ops a round: 0.91-0.93x; no hot spot left
 //! in the profile, just op count. Only the bands whose masks changed, round by round: 10.1
