@@ -35,7 +35,14 @@
 //! `update` (7%), row singles recognised by `unsolved` instead of `open_rows` (2-6%),
 //! a dirty bitmask kept by the writers instead of `prev` and the scan (even here,
 //! 11-21% slower on 17-clue). Even: the permutation filter as pure bit arithmetic
-//! instead of the table loads; `-C target-cpu=native` (about 2%).
+//! instead of the table loads; `-C target-cpu=native` (about 2%, and none in a later
+//! A B run).
+//!
+//! AVX-512 (`simd9`, issue 23): the nine digits of a band in the lanes of one vector. It
+//! pays for the first propagation only (17-clue 1.12-1.25x, the others even), which is
+//! where `simd9` hands over to `search_settled`; every node in lanes was 0.81-0.93x on
+//! forum-hardest (see its module notes: a node changes one or two digits, and the lanes do
+//! all nine).
 
 /// Mask of the 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -113,7 +120,7 @@ const ROWS: [u32; 8] = {
 };
 
 /// `PEERS[bit]`: peers of a cell inside its own band (row, box, column), self excluded.
-const PEERS: [u32; 27] = {
+pub(super) const PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut i = 0;
     while i < 27 {
@@ -579,6 +586,51 @@ fn given_cells(givens: &[u8; 81]) -> Option<u128> {
     (bad == 0 && last <= 9).then_some(cells)
 }
 
+/// The state with every given placed, or None when a value is over 9 or two givens clash.
+fn start(givens: &[u8; 81]) -> Option<State> {
+    let mut cells = given_cells(givens)?;
+    let mut st = State::new();
+    // Only the given cells are visited, so the loop's branches are predictable.
+    while cells != 0 {
+        let cell = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        if !st.given(cell, givens[cell] as usize - 1) {
+            return None;
+        }
+    }
+    Some(st)
+}
+
+/// A state handed over by the SIMD path (fields as in `State`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) struct Settled {
+    pub cand: [u32; 27],
+    pub unsolved: [u32; 3],
+    pub open_rows: [u32; 3],
+}
+
+/// Searches on from a state at a fixpoint of every rule here: each placed cell (alone in
+/// its row for its digit, out of `unsolved`, its row out of `open_rows`) has left the other
+/// digits and its column in the other bands. Same count as `solve9`, and the same solution
+/// when there is one.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) fn search_settled(s: Settled, limit: usize, solution: &mut [u8; 81]) -> usize {
+    let st = State {
+        cand: s.cand,
+        prev: s.cand,
+        column_due: 0,
+        unsolved: s.unsolved,
+        open_rows: s.open_rows,
+    };
+    let mut search = Search {
+        limit,
+        count: 0,
+        solution,
+    };
+    search.run(st);
+    search.count.min(limit)
+}
+
 /// Solves a plain 9x9 Sudoku (rows, columns, 3x3 boxes). `givens[i]` is 0 for an empty cell or
 /// 1..=9, row-major. Counts solutions up to `limit` (limit >= 1) and writes the first solution
 /// found into `solution` (untouched when there is none). Returns the count found (0..=limit).
@@ -587,18 +639,9 @@ pub fn solve9(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize
     if limit == 0 {
         return 0;
     }
-    let Some(mut cells) = given_cells(givens) else {
+    let Some(st) = start(givens) else {
         return 0;
     };
-    let mut st = State::new();
-    // Only the given cells are visited, so the loop's branches are predictable.
-    while cells != 0 {
-        let cell = cells.trailing_zeros() as usize;
-        cells &= cells - 1;
-        if !st.given(cell, givens[cell] as usize - 1) {
-            return 0;
-        }
-    }
     let mut search = Search {
         limit,
         count: 0,
