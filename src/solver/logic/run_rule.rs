@@ -146,31 +146,33 @@ fn rule<const W: usize, const FIXED: bool>(
             16 - f.leading_zeros() as usize,
         ),
     };
-    // forward[d]: states reachable once digits 1..=d are dealt with. Branch-free over
-    // the cells: which cells hold a digit varies from call to call, and mispredicted
-    // branches cost more than the pass.
-    let all = |on: bool| 0u64.wrapping_sub(u64::from(on));
+    // forward[d]: states reachable once digits 1..=d are dealt with.
     let mut forward = [[0u64; W]; 17];
     forward[0][0] = 1;
     for d in 1..=n {
         let bit = 1u16 << (d - 1);
         let prev = forward[d - 1];
-        // Its fixed cell takes `d`: the state stays.
-        let is_fixed = all(FIXED && fixed & bit != 0);
-        let mut next = [0u64; W];
-        for w in 0..W {
-            next[w] = prev[w] & is_fixed;
+        if FIXED && fixed & bit != 0 {
+            // Its fixed cell takes `d`: the state stays.
+            forward[d] = prev;
+            continue;
         }
+        let mut next = [0u64; W];
         for (c, &m) in free.iter().enumerate() {
-            let sel = all(m & bit != 0) & !is_fixed;
-            let y = add(&prev, c);
-            for w in 0..W {
-                next[w] |= y[w] & sel;
+            if m & bit != 0 {
+                let y = add(&prev, c);
+                for w in 0..W {
+                    next[w] |= y[w];
+                }
             }
         }
         // Skipped digit: the run has not started, or is complete.
-        next[0] |= prev[0] & 1 & all(!FIXED || d < first);
-        next[fw] |= prev[fw] & fb & all(!FIXED || d > last);
+        if !FIXED || d < first {
+            next[0] |= prev[0] & 1;
+        }
+        if !FIXED || d > last {
+            next[fw] |= prev[fw] & fb;
+        }
         forward[d] = next;
     }
     if !has(&forward[n], full) {
@@ -184,30 +186,38 @@ fn rule<const W: usize, const FIXED: bool>(
     for d in (1..=n).rev() {
         let bit = 1u16 << (d - 1);
         let after = backward[d];
-        let is_fixed = all(FIXED && fixed & bit != 0);
+        if FIXED && fixed & bit != 0 {
+            // A fixed digit is in every placement.
+            must |= bit;
+            backward[d - 1] = after;
+            continue;
+        }
         let before = &forward[d - 1];
         let mut prev = [0u64; W];
-        for w in 0..W {
-            prev[w] = after[w] & is_fixed;
-        }
         for (c, &m) in free.iter().enumerate() {
-            let sel = all(m & bit != 0) & !is_fixed;
-            let y = take(&after, c);
-            // A placement gives `d` to `c`: some state before `d` without `c` leads on.
-            let mut meet = 0;
-            for w in 0..W {
-                meet |= y[w] & before[w];
-                prev[w] |= y[w] & sel;
+            if m & bit != 0 {
+                let y = take(&after, c);
+                // A placement gives `d` to `c`: some state before `d` without `c` leads on.
+                if (0..W).any(|w| y[w] & before[w] != 0) {
+                    allowed[c] |= bit;
+                }
+                for w in 0..W {
+                    prev[w] |= y[w];
+                }
             }
-            allowed[c] |= bit & (all(meet != 0) & sel) as u16;
         }
-        let early = after[0] & 1 & all(!FIXED || d < first);
-        let late = after[fw] & fb & all(!FIXED || d > last);
-        prev[0] |= early;
-        prev[fw] |= late;
-        // A fixed digit is in every placement; another one when no placement skips it.
-        let skip = (before[0] & early) | (before[fw] & late) != 0;
-        must |= bit & (all(!skip) | is_fixed) as u16;
+        let mut skip = false;
+        if !FIXED || d < first {
+            prev[0] |= after[0] & 1;
+            skip |= before[0] & after[0] & 1 != 0;
+        }
+        if !FIXED || d > last {
+            prev[fw] |= after[fw] & fb;
+            skip |= before[fw] & after[fw] & fb != 0;
+        }
+        if !skip {
+            must |= bit;
+        }
         backward[d - 1] = prev;
     }
     Some((allowed, must))
