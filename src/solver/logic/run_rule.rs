@@ -74,34 +74,91 @@ fn has<const W: usize>(x: &[u64; W], i: usize) -> bool {
 /// distinct consecutive digits of `1..=max`, one per cell: per cell the candidates on some
 /// placement, and the digits every placement uses; None when there is no placement (or the
 /// line is longer than 9 cells, or `max` over 16).
+///
+/// A cell with one candidate (placed, or down to one) takes that digit in every placement,
+/// so it is left out of the states: its digit passes without changing the state, and the
+/// run must be under way there. That halves the states per such cell (most lines a forcing
+/// net asks about hold one or more).
 pub fn run_rule(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
-    match masks.len() {
-        0 => None,
-        1..=6 => rule::<1>(masks, max),
-        7 => rule::<2>(masks, max),
-        8 => rule::<4>(masks, max),
-        9 => rule::<8>(masks, max),
-        _ => None,
-    }
-}
-
-/// [`run_rule`] with states in `W` words (`2^len <= 64 W`).
-fn rule<const W: usize>(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
-    let len = masks.len();
     let n = usize::from(max);
-    if n > 16 || len > n {
+    if masks.is_empty() || masks.len() > 9 || n > 16 || masks.len() > n {
         return None;
     }
+    let mut fixed = 0u16;
+    let (mut free, mut at, mut k) = ([0u16; 9], [0usize; 9], 0);
+    for (i, &m) in masks.iter().enumerate() {
+        if m.count_ones() == 1 {
+            if fixed & m != 0 {
+                return None;
+            }
+            fixed |= m;
+        } else {
+            free[k] = m;
+            at[k] = i;
+            k += 1;
+        }
+    }
+    if u32::from(fixed) >> n != 0 {
+        return None;
+    }
+    let (free_allowed, must) = match k {
+        // Without fixed cells the checks for them compile away.
+        _ if fixed == 0 => match k {
+            0..=6 => rule::<1, false>(&free[..k], fixed, n),
+            7 => rule::<2, false>(&free[..k], fixed, n),
+            8 => rule::<4, false>(&free[..k], fixed, n),
+            _ => rule::<8, false>(&free[..k], fixed, n),
+        },
+        0..=6 => rule::<1, true>(&free[..k], fixed, n),
+        7 => rule::<2, true>(&free[..k], fixed, n),
+        8 => rule::<4, true>(&free[..k], fixed, n),
+        _ => rule::<8, true>(&free[..k], fixed, n),
+    }?;
+    let mut allowed = [0u16; 16];
+    for (a, &m) in allowed.iter_mut().zip(masks) {
+        if m.count_ones() == 1 {
+            *a = m;
+        }
+    }
+    for (j, &i) in at[..k].iter().enumerate() {
+        allowed[i] = free_allowed[j];
+    }
+    Some((allowed, must))
+}
+
+/// [`run_rule`] over the cells `free` (states in `W` words, `2^len <= 64 W`) beside cells
+/// fixed to the digits `fixed` (distinct, at most `n`): per free cell its candidates on
+/// some placement, and the digits every placement uses.
+fn rule<const W: usize, const FIXED: bool>(
+    free: &[u16],
+    fixed: u16,
+    n: usize,
+) -> Option<([u16; 16], u16)> {
+    let len = free.len();
     let full = (1usize << len) - 1;
     let (fw, fb) = (full / 64, 1u64 << (full % 64));
+    // The run holds every fixed digit: it may not start after the lowest, nor end before
+    // the highest (with none fixed, it may start and end anywhere).
+    let (first, last) = match fixed {
+        0 => (n + 1, 0),
+        f => (
+            f.trailing_zeros() as usize + 1,
+            16 - f.leading_zeros() as usize,
+        ),
+    };
     // forward[d]: states reachable once digits 1..=d are dealt with.
     let mut forward = [[0u64; W]; 17];
     forward[0][0] = 1;
     for d in 1..=n {
         let bit = 1u16 << (d - 1);
         let prev = forward[d - 1];
+        if FIXED && fixed & bit != 0 {
+            // Its fixed cell takes `d`: the state stays.
+            forward[d] = prev;
+            continue;
+        }
         let mut next = [0u64; W];
-        for (c, &m) in masks.iter().enumerate() {
+        for (c, &m) in free.iter().enumerate() {
             if m & bit != 0 {
                 let y = add(&prev, c);
                 for w in 0..W {
@@ -110,8 +167,12 @@ fn rule<const W: usize>(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
             }
         }
         // Skipped digit: the run has not started, or is complete.
-        next[0] |= prev[0] & 1;
-        next[fw] |= prev[fw] & fb;
+        if !FIXED || d < first {
+            next[0] |= prev[0] & 1;
+        }
+        if !FIXED || d > last {
+            next[fw] |= prev[fw] & fb;
+        }
         forward[d] = next;
     }
     if !has(&forward[n], full) {
@@ -125,9 +186,15 @@ fn rule<const W: usize>(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
     for d in (1..=n).rev() {
         let bit = 1u16 << (d - 1);
         let after = backward[d];
+        if FIXED && fixed & bit != 0 {
+            // A fixed digit is in every placement.
+            must |= bit;
+            backward[d - 1] = after;
+            continue;
+        }
         let before = &forward[d - 1];
         let mut prev = [0u64; W];
-        for (c, &m) in masks.iter().enumerate() {
+        for (c, &m) in free.iter().enumerate() {
             if m & bit != 0 {
                 let y = take(&after, c);
                 // A placement gives `d` to `c`: some state before `d` without `c` leads on.
@@ -139,9 +206,15 @@ fn rule<const W: usize>(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
                 }
             }
         }
-        prev[0] |= after[0] & 1;
-        prev[fw] |= after[fw] & fb;
-        let skip = (before[0] & after[0] & 1) != 0 || (before[fw] & after[fw] & fb) != 0;
+        let mut skip = false;
+        if !FIXED || d < first {
+            prev[0] |= after[0] & 1;
+            skip |= before[0] & after[0] & 1 != 0;
+        }
+        if !FIXED || d > last {
+            prev[fw] |= after[fw] & fb;
+            skip |= before[fw] & after[fw] & fb != 0;
+        }
         if !skip {
             must |= bit;
         }
