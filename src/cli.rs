@@ -670,7 +670,7 @@ fn bench_command(variant: Variant, threads: Option<usize>, file: &std::path::Pat
             threads,
             1024,
             |item| match item {
-                Ok((_, Some(p))) => Some(exact::solve(p, limit).count),
+                Ok((_, Some(p))) => Some(exact::count(p, limit)),
                 _ => None,
             },
             |item, result| {
