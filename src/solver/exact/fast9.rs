@@ -622,6 +622,11 @@ pub(super) fn search_settled(s: Settled, limit: usize, solution: &mut [u8; 81]) 
         unsolved: s.unsolved,
         open_rows: s.open_rows,
     };
+    search_from(st, limit, solution)
+}
+
+/// The search from a started state: the count up to `limit`, the first solution written.
+fn search_from(st: State, limit: usize, solution: &mut [u8; 81]) -> usize {
     let mut search = Search {
         limit,
         count: 0,
@@ -642,18 +647,36 @@ pub fn solve9(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize
     let Some(st) = start(givens) else {
         return 0;
     };
-    let mut search = Search {
-        limit,
-        count: 0,
-        solution,
-    };
-    search.run(st);
-    search.count.min(limit)
+    search_from(st, limit, solution)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::solve9;
+
+    /// Grids of random givens, every density from empty to 29% (most of them clash), the
+    /// same ones every run (xorshift from a fixed seed).
+    pub(in crate::solver::exact) fn random_givens(rounds: usize) -> Vec<[u8; 81]> {
+        let mut seed = 0x1234_5678_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        (0..rounds)
+            .map(|round| {
+                let density = (round % 30) as u32;
+                let mut g = [0u8; 81];
+                for v in g.iter_mut() {
+                    if next() % 100 < density {
+                        *v = 1 + (next() % 9) as u8;
+                    }
+                }
+                g
+            })
+            .collect()
+    }
 
     const DIR: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -976,21 +999,7 @@ mod tests {
     /// Random grids of any density: no panic, count within limit, valid solutions.
     #[test]
     fn random_grids() {
-        let mut seed = 0x1234_5678_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        for round in 0..3000 {
-            let density = round % 30;
-            let mut g = [0u8; 81];
-            for v in g.iter_mut() {
-                if next() % 100 < density {
-                    *v = 1 + (next() % 9) as u8;
-                }
-            }
+        for g in random_givens(3000) {
             let mut sol = [0u8; 81];
             let n = solve9(&g, 3, &mut sol);
             assert!(n <= 3);

@@ -573,21 +573,7 @@ mod tests {
         if skip() {
             return;
         }
-        let mut seed = 0x1234_5678_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        for round in 0..3000 {
-            let density = round % 30;
-            let mut g = [0u8; 81];
-            for v in g.iter_mut() {
-                if next() % 100 < density {
-                    *v = 1 + (next() % 9) as u8;
-                }
-            }
+        for g in crate::solver::exact::fast9::tests::random_givens(3000) {
             agree(&g);
         }
         agree(&[0; 81]);
