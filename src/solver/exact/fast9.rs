@@ -654,16 +654,20 @@ pub fn solve9(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize
 pub(super) mod tests {
     use super::solve9;
 
-    /// Grids of random givens, every density from empty to 29% (most of them clash), the
-    /// same ones every run (xorshift from a fixed seed).
-    pub(in crate::solver::exact) fn random_givens(rounds: usize) -> Vec<[u8; 81]> {
-        let mut seed = 0x1234_5678_u32;
-        let mut next = move || {
+    /// A xorshift stream from `seed`: the same numbers every run.
+    pub(in crate::solver::exact) fn xorshift(mut seed: u32) -> impl FnMut() -> u32 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 17;
             seed ^= seed << 5;
             seed
-        };
+        }
+    }
+
+    /// Grids of random givens, every density from empty to 29% (most of them clash), the
+    /// same ones every run (xorshift from a fixed seed).
+    pub(in crate::solver::exact) fn random_givens(rounds: usize) -> Vec<[u8; 81]> {
+        let mut next = xorshift(0x1234_5678);
         (0..rounds)
             .map(|round| {
                 let density = (round % 30) as u32;
@@ -954,13 +958,7 @@ pub(super) mod tests {
             n
         }
         let full = parse(ANSWER);
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9);
         let mut zeros = 0;
         for round in 0..300 {
             let mut g = full;

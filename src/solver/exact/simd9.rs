@@ -535,13 +535,7 @@ mod tests {
             return;
         }
         let full = parse(ANSWER);
-        let mut seed = 0x2545_f491_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = crate::solver::exact::fast9::tests::xorshift(0x2545_f491);
         let (mut zero, mut one, mut many) = (0, 0, 0);
         for round in 0..3000 {
             // From nearly full to nearly empty: unique, several and (after an overwrite)
