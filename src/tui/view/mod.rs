@@ -342,6 +342,28 @@ pub fn cell_facts(app: &App) -> Vec<String> {
     out
 }
 
+/// `parts` joined by ", " into lines of at most `width` columns (a part wider than that
+/// alone on its line), breaking only between parts, so a house name (`\ line 5`) is
+/// never split from its number.
+fn packed(parts: &[String], width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for p in parts {
+        if cur.is_empty() {
+            cur.clone_from(p);
+        } else if cur.chars().count() + 2 + p.chars().count() <= width {
+            cur.push_str(", ");
+            cur.push_str(p);
+        } else {
+            out.push(std::mem::replace(&mut cur, p.clone()));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 /// The cage in a few words for the status line: `cage 7=23: 689 789`.
 fn cage_summary(app: &App) -> Option<String> {
     let lines = cage_lines(app);
@@ -420,7 +442,9 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
     };
     let facts = cell_facts(app);
     about.push(Line::styled(format!("Cell {}: {what}", facts[0]), t.title));
-    about.push(Line::raw(facts[1..].join(", ")));
+    for l in packed(&facts[1..], usize::from(area.width)) {
+        about.push(Line::raw(l));
+    }
     for l in cage_lines(app) {
         about.push(Line::raw(l));
     }
@@ -649,4 +673,20 @@ fn popup(app: &App, title: &str, lines: Vec<Line>, area: Rect, buf: &mut Buffer)
         .block(menu::block(app.ascii, title.trim()))
         .wrap(Wrap { trim: false })
         .render(rect, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::packed;
+
+    #[test]
+    fn cell_facts_break_between_houses_not_inside_one() {
+        let facts: Vec<String> = ["row 1", "/ line 1", "\\ line 5"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(packed(&facts, 40), ["row 1, / line 1, \\ line 5"]);
+        assert_eq!(packed(&facts, 22), ["row 1, / line 1", "\\ line 5"]);
+        assert_eq!(packed(&facts, 5), ["row 1", "/ line 1", "\\ line 5"]);
+    }
 }
