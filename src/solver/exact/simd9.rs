@@ -40,6 +40,7 @@
 use std::arch::x86_64::*;
 
 use super::fast9::{search_settled, Settled};
+use super::triad9::search_bands;
 
 /// Mask of the 27 cells of a band.
 const BAND: i32 = (1 << 27) - 1;
@@ -68,7 +69,13 @@ const DIGITS: u16 = 0x1ff;
 pub fn available() -> bool {
     is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx512bitalg")
+        && is_x86_feature_detected!("avx512vbmi2")
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("bmi1")
         && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("popcnt")
 }
 
 /// Solves like `fast9::solve9` (same contract), or returns None when this CPU lacks the
@@ -314,7 +321,9 @@ fn from_givens(givens: &[u8; 81]) -> Option<State> {
 }
 
 /// The first propagation in SIMD, then `fast9`'s search from the settled masks.
-#[target_feature(enable = "avx512f,avx512bw,bmi2")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512bitalg,avx512vbmi2,avx2,bmi1,bmi2,popcnt"
+)]
 fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize {
     let Some(mut st) = from_givens(givens) else {
         return 0;
@@ -322,8 +331,16 @@ fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usi
     if !st.settle() {
         return 0;
     }
-    search_settled(st.settled(), limit, solution)
+    let settled = st.settled();
+    let open = settled.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
+    if open >= TRIAD_FROM {
+        return search_bands(&st.c, limit, solution);
+    }
+    search_settled(settled, limit, solution)
 }
+
+/// Unplaced cells after the first propagation from which `triad9`'s search takes over.
+const TRIAD_FROM: u32 = 1;
 
 /// The two bands other than `b`.
 const OTHER: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
