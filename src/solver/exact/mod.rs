@@ -11,8 +11,6 @@ mod lines;
 mod planes;
 #[cfg(target_arch = "x86_64")]
 mod simd9;
-#[cfg(target_arch = "x86_64")]
-mod triad9;
 
 use crate::solver::rules::{digit_sets, viable_edges};
 

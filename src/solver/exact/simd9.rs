@@ -36,11 +36,22 @@
 //! round than 3 vectors of 16 lanes for 27 masks (all 729 candidate bits fit in 2), e.g.
 //! tdoku's cell-major box layout, where placements and hidden singles stay inside a lane
 //! group.
+//!
+//! That layout does not pay either (issue 23, round 3; commit a2c7484 holds it as
+//! `triad9.rs`): tdoku's DPLL triad design (per box 16 u16 lanes, cells plus absent
+//! triads; per band the six configurations per digit; AVX2 with the AVX-512 popcount and
+//! rotate), as the search after this first propagation, against `fast9`'s search: 0.99x on
+//! forum-hardest, 0.93x top1465, 0.87x 17-clue; from the givens 1.00-1.09x, 0.82x, 0.49x
+//! (thread CPU, solve + uniqueness, alternated, medians). It runs at tdoku's own speed
+//! (0.95-0.97x tdoku compiled with g++ -O3 -march=native, 62.7 search calls a
+//! forum-hardest puzzle against tdoku's 61.7 guesses), and tdoku counting to 2 is itself
+//! only 1.21-1.31x the `sudoku` crate on forum-hardest, 1.14-1.37x on top1465 and
+//! 0.69-0.77x on 17-clue here: about this path's ratios. Its 1.75-1.91x come at limit 1
+//! (first solution, no uniqueness): 2.48x and 1.87x.
 
 use std::arch::x86_64::*;
 
 use super::fast9::{search_settled, Settled};
-use super::triad9::search_bands;
 
 /// Mask of the 27 cells of a band.
 const BAND: i32 = (1 << 27) - 1;
@@ -69,13 +80,7 @@ const DIGITS: u16 = 0x1ff;
 pub fn available() -> bool {
     is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512vl")
-        && is_x86_feature_detected!("avx512bitalg")
-        && is_x86_feature_detected!("avx512vbmi2")
-        && is_x86_feature_detected!("avx2")
-        && is_x86_feature_detected!("bmi1")
         && is_x86_feature_detected!("bmi2")
-        && is_x86_feature_detected!("popcnt")
 }
 
 /// Solves like `fast9::solve9` (same contract), or returns None when this CPU lacks the
@@ -321,9 +326,7 @@ fn from_givens(givens: &[u8; 81]) -> Option<State> {
 }
 
 /// The first propagation in SIMD, then `fast9`'s search from the settled masks.
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512bitalg,avx512vbmi2,avx2,bmi1,bmi2,popcnt"
-)]
+#[target_feature(enable = "avx512f,avx512bw,bmi2")]
 fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usize {
     let Some(mut st) = from_givens(givens) else {
         return 0;
@@ -331,16 +334,8 @@ fn solve_avx512(givens: &[u8; 81], limit: usize, solution: &mut [u8; 81]) -> usi
     if !st.settle() {
         return 0;
     }
-    let settled = st.settled();
-    let open = settled.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
-    if open >= TRIAD_FROM {
-        return search_bands(&st.c, limit, solution);
-    }
-    search_settled(settled, limit, solution)
+    search_settled(st.settled(), limit, solution)
 }
-
-/// Unplaced cells after the first propagation from which `triad9`'s search takes over.
-const TRIAD_FROM: u32 = 1;
 
 /// The two bands other than `b`.
 const OTHER: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
