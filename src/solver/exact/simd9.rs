@@ -46,8 +46,9 @@
 //! (0.95-0.97x tdoku compiled with g++ -O3 -march=native, 62.7 search calls a
 //! forum-hardest puzzle against tdoku's 61.7 guesses), and tdoku counting to 2 is itself
 //! only 1.21-1.31x the `sudoku` crate on forum-hardest, 1.14-1.37x on top1465 and
-//! 0.69-0.77x on 17-clue here: about this path's ratios. Its 1.75-1.91x come at limit 1
-//! (first solution, no uniqueness): 2.48x and 1.87x.
+//! 0.69-0.77x on 17-clue here: about this path's ratios. The 1.63-1.91x for tdoku
+//! do not show at limit 2; at limit 1 (first solution, no uniqueness) tdoku is 2.31-2.48x
+//! and 1.84-1.87x, this path 2.29x and 2.19x (both against the crate counting to 2).
 
 use std::arch::x86_64::*;
 
