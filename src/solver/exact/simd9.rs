@@ -36,6 +36,19 @@
 //! round than 3 vectors of 16 lanes for 27 masks (all 729 candidate bits fit in 2), e.g.
 //! tdoku's cell-major box layout, where placements and hidden singles stay inside a lane
 //! group.
+//!
+//! That layout does not pay either (issue 23, round 3; commit a2c7484 holds it as
+//! `triad9.rs`): tdoku's DPLL triad design (per box 16 u16 lanes, cells plus absent
+//! triads; per band the six configurations per digit; AVX2 with the AVX-512 popcount and
+//! rotate), as the search after this first propagation, against `fast9`'s search: 0.99x on
+//! forum-hardest, 0.93x top1465, 0.87x 17-clue; from the givens 1.00-1.09x, 0.82x, 0.49x
+//! (thread CPU, solve + uniqueness, alternated, medians). It runs at tdoku's own speed
+//! (0.95-0.97x tdoku compiled with g++ -O3 -march=native, 62.7 search calls a
+//! forum-hardest puzzle against tdoku's 61.7 guesses), and tdoku counting to 2 is itself
+//! only 1.21-1.31x the `sudoku` crate on forum-hardest, 1.14-1.37x on top1465 and
+//! 0.69-0.77x on 17-clue here: about this path's ratios. The issue's 1.63-1.91x for tdoku
+//! do not show at limit 2; at limit 1 (first solution, no uniqueness) tdoku is 2.31-2.48x
+//! and 1.84-1.87x, this path 2.29x and 2.19x (both against the crate counting to 2).
 
 use std::arch::x86_64::*;
 
