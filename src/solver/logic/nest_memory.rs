@@ -88,6 +88,16 @@ impl Memory {
         }
     }
 
+    /// Where the nested branch of `cell = digit` ends on `position`, when known: an end
+    /// kept inside the position is that branch's end there (the largest closed state inside
+    /// the position and the assumption, which lies inside the larger start it came from).
+    pub fn end_within(&self, position: &State, cell: Cell, digit: u8) -> Option<State> {
+        match self.unbroken.get(&(cell, digit)) {
+            Some((_, state, _)) if within(state, position) => Some(state.clone()),
+            _ => None,
+        }
+    }
+
     /// Remembers where the unbroken nested branch of `cell = digit` ended on `position`.
     /// Call [`Memory::open`] first.
     pub fn remember(
