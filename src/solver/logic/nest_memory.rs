@@ -30,8 +30,17 @@ const CAP: usize = 2048;
 pub type State = Vec<Digits>;
 
 /// A position an unbroken branch was searched on, where it ended, and what its nested level
-/// left (per candidate, the houses its inner net touched).
-type Unbroken = (Arc<State>, State, Vec<(usize, u128)>);
+/// left (see [`Inner`]).
+type Unbroken = (Arc<State>, State, Arc<Inner>);
+
+/// What the nested level of an unbroken branch left, per candidate still in the branch
+/// (`cell * 32 + digit`): the houses its inner net touched, and where that net ended when
+/// it ended unbroken (`cells` masks from that offset in `ends`; `u32::MAX` when not kept).
+#[derive(Clone, Default, Debug)]
+pub struct Inner {
+    pub per: Vec<(usize, u128, u32)>,
+    pub ends: Vec<u16>,
+}
 
 /// The nested-net part of a [`SolverMemory`](super::SolverMemory).
 #[derive(Default)]
@@ -50,7 +59,7 @@ pub enum Known {
     Unbroken,
     /// It ends inside this state; the nested level that left it left these houses per
     /// candidate.
-    Inside(State, Vec<(usize, u128)>),
+    Inside(State, Arc<Inner>),
 }
 
 impl Memory {
@@ -73,9 +82,19 @@ impl Memory {
         match self.unbroken.get(&(cell, digit)) {
             Some((_, state, _)) if within(state, position) => Known::Unbroken,
             Some((old, state, inner)) if within(position, old) => {
-                Known::Inside(state.clone(), inner.clone())
+                Known::Inside(state.clone(), Arc::clone(inner))
             }
             _ => Known::Nothing,
+        }
+    }
+
+    /// Where the nested branch of `cell = digit` ends on `position`, when known: an end
+    /// kept inside the position is that branch's end there (the largest closed state inside
+    /// the position and the assumption, which lies inside the larger start it came from).
+    pub fn end_within(&self, position: &State, cell: Cell, digit: u8) -> Option<State> {
+        match self.unbroken.get(&(cell, digit)) {
+            Some((_, state, _)) if within(state, position) => Some(state.clone()),
+            _ => None,
         }
     }
 
@@ -87,9 +106,9 @@ impl Memory {
         cell: Cell,
         digit: u8,
         state: State,
-        inner: Vec<(usize, u128)>,
+        inner: Inner,
     ) {
-        let entry = (Arc::clone(position), state, inner);
+        let entry = (Arc::clone(position), state, Arc::new(inner));
         self.unbroken.insert((cell, digit), entry);
     }
 
@@ -135,7 +154,7 @@ mod tests {
         m.open(&geo);
         let found_on = state(&[0b1111, 0b0110, 0b0011]);
         let end = state(&[0b0001, 0b0110, 0b0010]).to_vec();
-        m.remember(&found_on, 0, 1, end, vec![]);
+        m.remember(&found_on, 0, 1, end, Inner::default());
         assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken));
         // The position lost a digit the end state still holds: start from the state.
         let smaller = state(&[0b1111, 0b0100, 0b0011]);

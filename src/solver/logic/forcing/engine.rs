@@ -117,7 +117,7 @@ impl<'a> Engine<'a> {
             contradiction: None,
             effects: Vec::new(),
             closed: vec![0; self.special.len()],
-            inner: Vec::new(),
+            inner: Default::default(),
         }
     }
 

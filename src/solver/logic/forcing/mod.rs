@@ -138,9 +138,9 @@ struct Branch {
     /// effects were applied, 0 when unknown: asked again on the same masks, the rule
     /// would find nothing (the cells' masks are then exactly the ones it allowed).
     closed: Vec<u128>,
-    /// After a nested level: per candidate left (`cell * 32 + digit`), the houses its inner
-    /// net touched (see [`Engine::nest`]).
-    inner: Vec<(usize, u128)>,
+    /// After a nested level: per candidate left, the houses its inner net touched and where
+    /// it ended (see [`Engine::nest`]).
+    inner: nest_memory::Inner,
 }
 
 impl Branch {
@@ -170,7 +170,7 @@ enum Start<'s> {
     /// `at` where the branch's facts beyond that state start, `new` the houses they and the
     /// candidates the position lost since touch.
     From {
-        inner: &'s [(usize, u128)],
+        inner: &'s nest_memory::Inner,
         at: usize,
         new: u128,
     },

@@ -81,7 +81,7 @@ pub(super) fn search(
         sweep_known(e, info, &all, &mut on, &mut make, &learned, sink)?;
     }
     both_states(e, info, mode, &all, &on, sink)?;
-    group_verities(e, info, &on, &index, sink)
+    group_verities(e, info, &all, &on, &index, sink)
 }
 
 /// Nested levels try first the assumptions likeliest to break one level down.
@@ -159,7 +159,7 @@ fn first_branches(
     all: &[Candidate],
     make: &mut impl FnMut(&Candidate) -> Branch,
     sink: &mut Sink,
-) -> ControlFlow<(), (Vec<Branch>, Vec<usize>)> {
+) -> ControlFlow<(), (Vec<Slot>, Vec<usize>)> {
     let ctx = e.ctx;
     let n = ctx.geo.cell_count();
     // A candidate of the known solution cannot lead to a contradiction, so its branch
@@ -217,13 +217,28 @@ fn first_branches(
         let b = match b {
             Some(b) => b,
             None => {
+                if keep {
+                    // Where memory knows the nested branch's end, only the verities below
+                    // may need the branch itself: it is made if they do (see [`Slot`]).
+                    let (b, _) = nested_branch(e, mode, keep, &position, x, true);
+                    if let Some(b) = b {
+                        report_broken(e, info, x, &b, sink)?;
+                        ready.push(Slot::Made(b));
+                        continue;
+                    }
+                    let end = memory.borrow().end_within(&position, x.cell, x.digit);
+                    if let Some(end) = end {
+                        ready.push(Slot::Lazy(end, std::cell::OnceCell::new()));
+                        continue;
+                    }
+                }
                 let b = make(x);
                 // Only when the grid does not match the solution given.
                 report_broken(e, info, x, &b, sink)?;
                 b
             }
         };
-        ready.push(b);
+        ready.push(Slot::Made(b));
     }
     ControlFlow::Continue((ready, index))
 }
@@ -278,7 +293,7 @@ fn sweep_known(
     e: &Engine,
     info: &'static TechniqueInfo,
     all: &[Candidate],
-    on: &mut [Branch],
+    on: &mut [Slot],
     make: &mut impl FnMut(&Candidate) -> Branch,
     learned: &std::cell::Cell<bool>,
     sink: &mut Sink,
@@ -296,12 +311,12 @@ fn sweep_known(
             {
                 // A branch that what was learnt cannot change is not made again (it
                 // would end the same, and it learnt its facts already).
-                if e.known_settled(&on[i]) {
+                if e.known_settled(on[i].branch(e, x)) {
                     continue;
                 }
                 let b = make(x);
                 report_broken(e, info, x, &b, sink)?;
-                on[i] = b;
+                on[i] = Slot::Made(b);
             }
         }
         e.next_known();
@@ -316,11 +331,11 @@ fn both_states(
     info: &'static TechniqueInfo,
     mode: Mode,
     all: &[Candidate],
-    on: &[Branch],
+    on: &[Slot],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     for (i, x) in all.iter().enumerate() {
-        if on[i].contradiction.is_some() {
+        if on[i].broken() {
             continue;
         }
         let off = e.branch(fact(x.cell, x.digit, false), mode);
@@ -332,7 +347,9 @@ fn both_states(
             sink(step)?;
             continue;
         }
-        verity(e, info, &[&on[i], &off], sink)?;
+        if on[i].may_share(e, &off) {
+            verity(e, info, &[on[i].branch(e, x), &off], sink)?;
+        }
     }
     ControlFlow::Continue(())
 }
@@ -342,7 +359,8 @@ fn both_states(
 fn group_verities(
     e: &Engine,
     info: &'static TechniqueInfo,
-    on: &[Branch],
+    all: &[Candidate],
+    on: &[Slot],
     index: &[usize],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
@@ -352,17 +370,14 @@ fn group_verities(
     // 9x9 rating path neither do we, to take the steps HoDoKu takes.
     let whole_groups = ctx.cache.hodoku_path.get();
     let over = |facts: &mut dyn Iterator<Item = (Cell, u8)>, sink: &mut Sink| {
-        let members: Vec<&Branch> = facts
-            .map(|(c, d)| &on[index[c * 32 + usize::from(d)]])
-            .collect();
-        if whole_groups && members.iter().any(|b| b.contradiction.is_some()) {
+        let members: Vec<usize> = facts.map(|(c, d)| index[c * 32 + usize::from(d)]).collect();
+        if whole_groups && members.iter().any(|&i| on[i].broken()) {
             return ControlFlow::Continue(());
         }
-        let branches: Vec<&Branch> = members
-            .into_iter()
-            .filter(|b| b.contradiction.is_none())
-            .collect();
-        if branches.len() >= 2 {
+        let members: Vec<usize> = members.into_iter().filter(|&i| !on[i].broken()).collect();
+        if members.len() >= 2 && may_share_all(e, &members, on) {
+            let branches: Vec<&Branch> =
+                members.iter().map(|&i| on[i].branch(e, &all[i])).collect();
             verity(e, info, &branches, sink)?;
         }
         ControlFlow::Continue(())
@@ -396,6 +411,79 @@ fn group_verities(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The branch of a candidate set true, for the verities. A nested branch whose end memory
+/// knows (see [`nest_memory`]) is made only when a verity could use it: every fact a branch
+/// derives holds in its end, so when no fact holds in the ends of every member of a group,
+/// there is no verity, and the branches (a full nested net each, most of a failing nested
+/// search) are not made. Made or not, the verities found are the same.
+pub(super) enum Slot {
+    Made(Branch),
+    /// Where the unbroken branch ends, and the branch once made.
+    Lazy(nest_memory::State, std::cell::OnceCell<Branch>),
+}
+
+impl Slot {
+    /// The branch of `x` (this slot's candidate), made if need be.
+    fn branch(&self, e: &Engine, x: &Candidate) -> &Branch {
+        match self {
+            Slot::Made(b) => b,
+            Slot::Lazy(_, b) => {
+                b.get_or_init(|| e.branch(fact(x.cell, x.digit, true), Mode::Nested))
+            }
+        }
+    }
+
+    fn broken(&self) -> bool {
+        match self {
+            Slot::Made(b) => b.contradiction.is_some(),
+            Slot::Lazy(..) => false,
+        }
+    }
+
+    /// Whether the branch may derive fact `(c, d, on)` (certainly, when made).
+    fn may_hold(&self, c: Cell, d: u8, on: bool) -> bool {
+        match self {
+            Slot::Made(b) => b.parent_of(fact(c, d, on)) != UNSET,
+            Slot::Lazy(end, _) => match on {
+                true => end[c] == Digits::single(d),
+                false => !end[c].contains(d),
+            },
+        }
+    }
+
+    /// Whether this branch and `other` may derive a common fact that a verity would take.
+    fn may_share(&self, e: &Engine, other: &Branch) -> bool {
+        if matches!(self, Slot::Made(_)) {
+            return true;
+        }
+        other.derived.iter().any(|&f| {
+            let (c, d, on) = unfact(f);
+            verity_target(e, c, d) && self.may_hold(c, d, on)
+        })
+    }
+}
+
+/// Whether the branches of `members` (indices of `on`) may derive a common fact that a
+/// verity would take: checked only when one of them is not made.
+fn may_share_all(e: &Engine, members: &[usize], on: &[Slot]) -> bool {
+    if members.iter().all(|&i| matches!(on[i], Slot::Made(_))) {
+        return true;
+    }
+    let ctx = e.ctx;
+    ctx.empty.iter().any(|c| {
+        ctx.cand[c].iter().any(|d| {
+            [true, false]
+                .iter()
+                .any(|&on_| members.iter().all(|&i| on[i].may_hold(c, d, on_)))
+        })
+    })
+}
+
+/// Whether a common fact on candidate `(c, d)` would make a verity (see [`verity`]).
+fn verity_target(e: &Engine, c: Cell, d: u8) -> bool {
+    e.group_of(c).is_none() && e.ctx.grid.value(c) == 0 && e.ctx.cand[c].contains(d)
 }
 
 /// Per cell, its digit (as a single) or its candidates.
@@ -438,7 +526,6 @@ pub(super) fn verity(
     branches: &[&Branch],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    let ctx = e.ctx;
     let Some(first) = branches.first() else {
         return ControlFlow::Continue(());
     };
@@ -450,7 +537,7 @@ pub(super) fn verity(
             continue;
         }
         let (c, d, on) = unfact(f);
-        if e.group_of(c).is_some() || ctx.grid.value(c) != 0 || !ctx.cand[c].contains(d) {
+        if !verity_target(e, c, d) {
             continue;
         }
         let ends: Vec<(&Branch, Fact)> = branches.iter().map(|&b| (b, f)).collect();

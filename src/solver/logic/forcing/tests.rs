@@ -347,3 +347,44 @@ fn a_deep_net_leaves_plain_grids_alone() {
     let line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
     assert!(find_all(&grid(line), "deep-forcing-net").is_empty());
 }
+
+/// Every forcing-net step of a position (nested verities included): those found with a
+/// memory that knows where each nested branch ends (so the verities make only the branches
+/// they can use) are those found from an empty memory, in the same order.
+#[test]
+fn known_branch_ends_change_no_verity() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let info = super::super::technique("forcing-net").expect("forcing-net");
+    let all = |g: &crate::puzzle::Grid, memory: &SolverMemory| {
+        let ctx = super::Ctx::new(g, memory).with_solution(Some(&sol));
+        let mut out = Vec::new();
+        let _ = super::find(&ctx, info, &mut |s| {
+            out.push(s.explain(g.geometry(), super::Detail::Full));
+            ControlFlow::Continue(())
+        });
+        out
+    };
+    // Walk to the first position whose step needs a nested net.
+    let mut memory = SolverMemory::new();
+    for _ in 0..8 {
+        let s = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        if s.explain(g.geometry(), super::Detail::Full)
+            .contains("would lead to a contradiction")
+        {
+            break;
+        }
+        apply(&mut g, &s);
+    }
+    let cold = all(&g, &SolverMemory::new());
+    let mut warm_memory = SolverMemory::new();
+    let _ = all(&g, &warm_memory);
+    warm_memory.forget_breakers();
+    let warm = all(&g, &warm_memory);
+    assert_eq!(warm, cold);
+    assert!(
+        cold.iter()
+            .any(|t| t.contains("would lead to a contradiction")),
+        "the position has nested steps"
+    );
+}
