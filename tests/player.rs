@@ -1122,6 +1122,29 @@ fn full_step_in_a_card(a: &mut Session, w: u16, h: u16) -> String {
     screen
 }
 
+/// The help names the keys that work on the grid in play: on 16x16, `a` places digit 10
+/// (so it is not offered for filling candidates, `F` is), and a 4x4 grid lists digits 1-4.
+#[test]
+fn help_lists_only_keys_that_work_on_this_grid() {
+    let row = |a: &Session, what: &str| {
+        view::help_rows(a)
+            .into_iter()
+            .find(|(_, d)| d.contains(what))
+            .map(|(k, _)| k)
+    };
+    let nine = app(Variant::Standard);
+    assert_eq!(row(&nine, "every possible candidate").unwrap(), "a F");
+    assert_eq!(row(&nine, "Digits 10"), None);
+    let four = small(4);
+    assert_eq!(row(&four, "Place a digit").unwrap(), "1 2 3 4");
+    let sixteen = Session::with_puzzle(
+        Puzzle::new(Layout::new(Variant::Standard, 16), vec![0; 256]).unwrap(),
+    );
+    assert_eq!(row(&sixteen, "every possible candidate").unwrap(), "F");
+    assert_eq!(row(&sixteen, "Digits 10-16").unwrap(), "a b c d e f g");
+    assert_eq!(row(&sixteen, "Place a digit").unwrap(), "1 2 3 4 5 6 7 8 9");
+}
+
 /// Every help row reads whole on a narrow screen: a long description goes on under itself.
 #[test]
 fn help_descriptions_wrap_instead_of_running_off_the_screen() {

@@ -612,15 +612,24 @@ pub fn legend(app: &App) -> Vec<(String, String)> {
     rows
 }
 
-/// (keys, description) per help line; the digit commands are folded into two lines.
+/// (keys, description) per help line; the digit commands are folded into two lines (one
+/// on grids of up to 9 digits). Only keys that fire the command on this grid are named: on
+/// a 16x16 grid `a` places digit 10, so it is not listed for filling candidates.
 pub fn help_rows(app: &App) -> Vec<(String, String)> {
     let km = &app.keymap;
+    let max = app.max_digit();
     let names = |c: Command| {
-        km.keys_of(c)
+        let keys: Vec<String> = km
+            .keys_of(c)
             .iter()
+            .filter(|&&k| km.lookup(k, max) == Some(c))
             .map(|k| k.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+            .collect();
+        if keys.is_empty() {
+            "(no key here)".to_string()
+        } else {
+            keys.join(" ")
+        }
     };
     let mut rows = Vec::new();
     let mut digits_done = false;
@@ -636,7 +645,7 @@ pub fn help_rows(app: &App) -> Vec<(String, String)> {
                 let span = |lo: u8, hi: u8| {
                     Command::ALL
                         .iter()
-                        .filter(|c| c.digit().is_some_and(|d| (lo..=hi).contains(&d)))
+                        .filter(|c| c.digit().is_some_and(|d| (lo..=hi.min(max)).contains(&d)))
                         .map(|&c| names(c))
                         .collect::<Vec<_>>()
                         .join(" ")
@@ -645,7 +654,9 @@ pub fn help_rows(app: &App) -> Vec<(String, String)> {
                     span(1, 9),
                     "Place a digit (a pencil mark in pencil mode)".to_string(),
                 ));
-                rows.push((span(10, 16), "Digits 10-16 (16x16 grids only)".to_string()));
+                if max > 9 {
+                    rows.push((span(10, 16), format!("Digits 10-{max}")));
+                }
             }
             None => rows.push((names(c), c.description().to_string())),
         }
