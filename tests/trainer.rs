@@ -37,7 +37,7 @@ fn choose_x_wing(s: &mut Session) {
     let items = &s.train_menu.list.items;
     let at = items
         .iter()
-        .position(|i| i.starts_with("  fish/") && i.contains("X-Wing"))
+        .position(|i| i.starts_with("  X-Wing "))
         .unwrap_or_else(|| panic!("no X-Wing in {items:#?}"));
     let keys = "j".repeat(at) + "<enter>";
     s.press(&keys);
@@ -211,9 +211,12 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
     assert!(footer.contains("no drills on standard"), "{footer}");
     let last = s.train_menu.list.items.last().unwrap().clone();
     assert!(
-        last.starts_with("- ") && last.ends_with("no drills"),
+        last.starts_with("- ") && last.contains(" no drills "),
         "{last}"
     );
+    // On a narrow screen a row is cut in its family column, after the drill count.
+    let narrow = text(&render(&s, 60, 20));
+    assert!(narrow.contains("20 drills, 0/1 solved"), "{narrow}");
     s.press("<end><enter>");
     assert!(s.trainer.is_none());
     assert!(said(&s).contains("The drill bank has no"), "{}", said(&s));

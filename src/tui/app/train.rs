@@ -181,9 +181,11 @@ impl App {
         // drills for it.
         for t in &without {
             items.push(format!(
-                "- {:<20} {:<28} no drills",
-                format!("{}/{}", t.family.name(), t.level),
-                t.name
+                "- {:<28} {:<24} {}/{}",
+                t.name,
+                "no drills",
+                t.family.name(),
+                t.level
             ));
             choices.push(Choice::Technique(t.id));
         }
@@ -197,7 +199,8 @@ impl App {
         Changed::View
     }
 
-    /// `fish/hard  X-Wing  20 drills, 2/3 solved`; a suggested one starts with `* `.
+    /// `X-Wing  20 drills, 2/3 solved  fish/hard`; a suggested one starts with `* `. The
+    /// family comes last: on a narrow screen the row is cut there, not in the drill count.
     fn technique_line(&self, t: &TechniqueInfo, v: Variant) -> String {
         let s = self.profile.skill(t.id);
         let record = if s.tried == 0 {
@@ -206,11 +209,12 @@ impl App {
             format!("{}/{} solved", s.solved, s.tried)
         };
         let n = bank::count(t.id, v);
+        let drills = format!("{n:>2} drill{}, {record}", if n == 1 { "" } else { "s" });
         format!(
-            "{:<20} {:<28} {n:>2} drill{}, {record}",
-            format!("{}/{}", t.family.name(), t.level),
+            "{:<28} {drills:<24} {}/{}",
             t.name,
-            if n == 1 { "" } else { "s" }
+            t.family.name(),
+            t.level
         )
     }
 
