@@ -525,6 +525,42 @@ fn the_status_line_keeps_help_in_view_with_checks_at_80_columns() {
     }
 }
 
+/// On a narrow screen the status line gives up whole parts, counters first, and keeps the
+/// cell and the input mode (and a hint): at 40 columns a killer cell's facts are cut
+/// short, not the mode; at 30 a 4x4 grid shows the clock, the mode and the help key, not half a counter.
+#[test]
+fn a_narrow_status_line_keeps_the_cell_and_the_mode() {
+    let mut a = app(Variant::Killer);
+    a.press("F");
+    for (w, h) in [(40, 20), (44, 20), (50, 24)] {
+        let screen = text(&render(&a, w, h));
+        let status = screen
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_end()
+            .to_string();
+        assert!(status.trim_start().starts_with("r1c1"), "{w}x{h}: {status}");
+        assert!(status.contains("DIGITS"), "{w}x{h}: {status}");
+        for part in status.split('│') {
+            let part = part.trim();
+            assert!(
+                !part.starts_with("mistakes") || part.len() > "mistakes".len(),
+                "{w}x{h}: a cut counter: {status}"
+            );
+        }
+    }
+    // A hint, the only text there, wins over the counters.
+    a.press("H");
+    let screen = text(&render(&a, 40, 20));
+    let status = screen.lines().last().unwrap_or_default().to_string();
+    assert!(status.contains("Hint 1/3: Look at"), "{status}");
+    let four = small(4);
+    let screen = text(&render(&four, 30, 12));
+    let status = screen.lines().last().unwrap_or_default().trim().to_string();
+    assert_eq!(status, "00:00 │ DIGITS │ ? help");
+}
+
 #[test]
 fn the_mistake_counter_can_be_switched_off() {
     let mut cfg = Config::default();

@@ -203,51 +203,74 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
                 .unwrap_or_default()
         ));
     }
+    // Each part's rank in the order parts go when the line is too narrow (0: never); the
+    // variant's name goes with the player's name.
+    let mut ranks = vec![0; parts.len()];
+    if !short_panel && app.trainer.is_none() {
+        if let Some(last) = ranks.last_mut() {
+            *last = 3;
+        }
+    }
+    let mut push = |parts: &mut Vec<String>, text: String, rank: u8| {
+        parts.push(text);
+        ranks.push(rank);
+    };
     if app.config.display.show_timer {
-        parts.push(clock(app.game.elapsed_ms));
+        push(&mut parts, clock(app.game.elapsed_ms), 5);
     }
     let help = &app.game.assists;
     if app.config.game.count_mistakes && app.trainer.is_none() {
-        parts.push(format!("mistakes {}", app.game.mistakes));
+        push(&mut parts, format!("mistakes {}", app.game.mistakes), 4);
     }
-    // Dropped first when the line is too narrow: checks, then hints.
-    let mut droppable = vec![parts.len()];
-    parts.push(format!("hints {}", help.hints));
+    push(&mut parts, format!("hints {}", help.hints), 2);
     // Checks only once there are some, to leave room on narrow screens.
     if help.checks > 0 {
-        droppable.push(parts.len());
-        parts.push(format!("checks {}", help.checks));
+        push(&mut parts, format!("checks {}", help.checks), 1);
     }
     if help.is_assisted() {
-        parts.push("assisted".to_string());
+        push(&mut parts, "assisted".to_string(), 0);
     }
-    parts.push(mode(app).to_string());
-    // A served player's name (or that they are a guest), dropped last.
+    push(&mut parts, mode(app).to_string(), 0);
+    // A served player's name (or that they are a guest).
     let shown_name = app.account.as_ref().and_then(|a| match (&a.name, a.guest) {
         (_, true) => Some("guest".to_string()),
         (name, false) => name.clone(),
     });
     if let Some(name) = shown_name {
-        droppable.insert(0, parts.len());
-        parts.push(name);
+        push(&mut parts, name, 3);
     }
-    parts.push("? help".to_string());
+    push(&mut parts, "? help".to_string(), 6);
     let width = usize::from(p.status.width);
-    let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
-    while len(&parts) > width {
-        let Some(i) = droppable.pop() else { break };
-        parts.remove(i);
-    }
-    // Still too wide: the first part (the cell, message or variant) is cut short, so the
-    // counters and "? help" stay in view; on a screen too narrow for that, the line is
-    // cut at the end as before.
-    let over = len(&parts).saturating_sub(width);
     let ellipsis = if app.ascii { "..." } else { "…" };
-    let keep = parts[0]
-        .chars()
-        .count()
-        .saturating_sub(over + ellipsis.chars().count());
-    if over > 0 && parts.len() > 1 && keep >= 8 {
+    let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
+    // Too wide: checks, hints, the names go first; then the first part (the cell, message
+    // or trainer) is cut short, down to 8 characters; only then mistakes, the clock and
+    // "? help", so the cell and the input mode stay in view on a narrow screen.
+    let cuttable = ranks[0] == 0 && parts.len() > 1;
+    let over = |parts: &[String]| len(parts).saturating_sub(width);
+    // How much cutting the first part can save.
+    let slack = |parts: &[String]| {
+        let first = parts[0].chars().count();
+        if cuttable {
+            first.saturating_sub(8 + ellipsis.chars().count())
+        } else {
+            0
+        }
+    };
+    for rank in 1..=6u8 {
+        let room_by_cutting = if rank >= 4 { slack(&parts) } else { 0 };
+        if over(&parts) <= room_by_cutting {
+            break;
+        }
+        if let Some(i) = ranks.iter().position(|&r| r == rank) {
+            parts.remove(i);
+            ranks.remove(i);
+        }
+    }
+    let over = over(&parts);
+    let first = parts[0].chars().count();
+    let keep = first.saturating_sub(over + ellipsis.chars().count()).max(8);
+    if over > 0 && cuttable && keep < first {
         parts[0] = parts[0].chars().take(keep).collect::<String>() + ellipsis;
     }
     let status = format!(" {}", parts.join(sep));
