@@ -180,12 +180,20 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     if let Some(t) = &app.trainer {
         parts.push(t.title());
     }
+    // The first part is never cut shorter than this: the cell's name, and a killer
+    // cage's sum, without which the cell cannot be played.
+    let mut floor = 8;
     if short_panel {
-        let mut facts = cell_facts(app).join(" ");
+        // Cut from the end, so the cage comes right after the name, the houses last.
+        let mut facts = cell_facts(app);
         if let Some(cage) = cage_summary(app) {
-            facts = format!("{facts} {cage}");
+            let sum = cage.split(':').next().unwrap_or_default();
+            floor = floor.max(facts[0].chars().count() + 1 + sum.chars().count());
+            // A comma, so the cage's last digit set does not read as part of the box.
+            let comma = if facts.len() > 1 { "," } else { "" };
+            facts[0] = format!("{} {cage}{comma}", facts[0]);
         }
-        parts.push(facts);
+        parts.push(facts.join(" "));
         if p.panel == Panel::Status {
             if let Some(text) = hint_or_message(app) {
                 parts.push(text);
@@ -244,7 +252,7 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     let ellipsis = if app.ascii { "..." } else { "…" };
     let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
     // Too wide: checks, hints, the names go first; then the first part (the cell, message
-    // or trainer) is cut short, down to 8 characters; only then mistakes, the clock and
+    // or trainer) is cut short, down to its floor; only then mistakes, the clock and
     // "? help", so the cell and the input mode stay in view on a narrow screen.
     let cuttable = ranks[0] == 0 && parts.len() > 1;
     let over = |parts: &[String]| len(parts).saturating_sub(width);
@@ -252,7 +260,7 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     let slack = |parts: &[String]| {
         let first = parts[0].chars().count();
         if cuttable {
-            first.saturating_sub(8 + ellipsis.chars().count())
+            first.saturating_sub(floor + ellipsis.chars().count())
         } else {
             0
         }
@@ -269,7 +277,9 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     }
     let over = over(&parts);
     let first = parts[0].chars().count();
-    let keep = first.saturating_sub(over + ellipsis.chars().count()).max(8);
+    let keep = first
+        .saturating_sub(over + ellipsis.chars().count())
+        .max(floor);
     if over > 0 && cuttable && keep < first {
         parts[0] = parts[0].chars().take(keep).collect::<String>() + ellipsis;
     }
