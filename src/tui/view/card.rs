@@ -16,6 +16,13 @@ use ratatui::widgets::{Clear, Padding, Paragraph, Widget};
 /// the panel is folded into it.
 const STATUS_COUNTERS: usize = 40;
 
+/// Without a panel, whether the news fits in the status line beside its counters; else
+/// it gets a card of its own (and the status line leaves it out).
+pub fn fits_status(p: &Plan, news: &News) -> bool {
+    format!("{}: {}", news.title, news.text).chars().count() + STATUS_COUNTERS
+        <= usize::from(p.status.width)
+}
+
 /// What the card shows: a title, the words, and a dim last line (the next keys).
 pub struct News {
     pub title: String,
@@ -27,7 +34,6 @@ pub struct News {
 
 /// Draws the card when `news` does not fit where the plan puts it.
 pub fn draw(app: &App, p: &Plan, news: &News, buf: &mut Buffer) {
-    let room_w = usize::from(p.status.width);
     let line = format!("{}: {}", news.title, news.text);
     let keys = usize::from(news.keys.is_some());
     let fits = match p.panel {
@@ -36,7 +42,7 @@ pub fn draw(app: &App, p: &Plan, news: &News, buf: &mut Buffer) {
             1 + wrapped(&news.text, usize::from(r.width)).len() + keys <= usize::from(r.height)
         }
         Panel::Below(r) => wrapped(&line, usize::from(r.width)).len() <= usize::from(r.height),
-        Panel::Status => line.chars().count() + STATUS_COUNTERS <= room_w,
+        Panel::Status => fits_status(p, news),
     };
     if fits {
         return;

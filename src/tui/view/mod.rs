@@ -194,7 +194,8 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
             facts[0] = format!("{} {cage}{comma}", facts[0]);
         }
         parts.push(facts.join(" "));
-        if p.panel == Panel::Status {
+        // Said here only when it fits; otherwise it has a card over the grid.
+        if p.panel == Panel::Status && news(app).is_some_and(|n| card::fits_status(p, &n)) {
             if let Some(text) = hint_or_message(app) {
                 parts.push(text);
             }
