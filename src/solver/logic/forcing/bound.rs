@@ -67,7 +67,7 @@ pub(super) fn chains_barren(ctx: &Ctx) -> bool {
 /// Whether the net ends of a group (per cell its mask) agree on a fact a verity would take:
 /// a digit placed in the same empty cell by all, or a candidate of an empty cell that all
 /// removed. An unknown end answers true (unsure); a group of one takes no verity.
-fn agree(ctx: &Ctx, ends: &mut dyn Iterator<Item = Option<&[u16]>>) -> bool {
+pub(super) fn agree(ctx: &Ctx, ends: &mut dyn Iterator<Item = Option<&[u16]>>) -> bool {
     let mut known: Vec<&[u16]> = Vec::with_capacity(9);
     for e in ends {
         match e {
