@@ -344,6 +344,8 @@ pub(crate) struct Cache {
     /// leave out the instances HoDoKu's solving path never considers (ALS steps through
     /// overlapping sets, ALS chains backwards), which its all-steps search does find.
     pub hodoku_path: std::cell::Cell<bool>,
+    /// The plain forcing nets of the position, made once for every forcing search on it.
+    pub forcing_nets: forcing::PlainNets,
 }
 
 impl<'a> Ctx<'a> {

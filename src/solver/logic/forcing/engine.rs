@@ -483,10 +483,17 @@ impl<'a> Engine<'a> {
 
     /// The branch that starts from one assumed fact.
     pub(super) fn branch(&self, assume: Fact, mode: Mode) -> Branch {
-        let mut b = self.root();
+        if mode == Mode::Chain {
+            let mut b = self.root();
+            let mut queue = Vec::with_capacity(256);
+            self.derive(&mut b, assume, NONE, &mut queue);
+            self.run(&mut b, &mut queue, mode);
+            return b;
+        }
+        // Known and nested levels start with the plain net (their propagation is the net's),
+        // and clear the queue before they use it.
+        let mut b = self.plain_net(assume);
         let mut queue = Vec::with_capacity(256);
-        self.derive(&mut b, assume, NONE, &mut queue);
-        self.run(&mut b, &mut queue, mode);
         if mode == Mode::Known {
             self.nest_known(&mut b, &mut queue, assume);
         }
@@ -494,6 +501,36 @@ impl<'a> Engine<'a> {
             self.nest(&mut b, &mut queue, assume, Start::Plain);
         }
         b
+    }
+}
+
+impl Engine<'_> {
+    /// The plain net of `assume`: kept for the position when this engine's nets are the
+    /// shared ones (see [`PlainNets`]), and taken from there when made before.
+    fn plain_net(&self, assume: Fact) -> Branch {
+        // Nets of a candidate set false are cheaper made than kept (measured).
+        let shared = self.shares_nets() && unfact(assume).2;
+        let store = &self.ctx.cache.forcing_nets;
+        if shared {
+            if let Some(b) = store.get(assume) {
+                return b;
+            }
+        }
+        let mut b = self.root();
+        let mut queue = Vec::with_capacity(256);
+        self.derive(&mut b, assume, NONE, &mut queue);
+        self.run(&mut b, &mut queue, Mode::Net);
+        if shared {
+            store.put(self.ctx.geo.cell_count(), assume, &b);
+        }
+        b
+    }
+
+    /// Whether this engine's plain nets are those every net search of the position makes:
+    /// not with a chain's cell links or group nodes, and only on grids small enough that
+    /// keeping every net of a position costs little (the same bound as the pair verdicts).
+    pub(super) fn shares_nets(&self) -> bool {
+        !self.cell_links && self.groups.is_empty() && self.dense_len > 0
     }
 }
 

@@ -26,9 +26,11 @@
 //!
 //! Files: `engine` (propagation of one branch), `nesting` (nested levels), `deep` (a second
 //! nested level, honeycombs only, last before a guess), `known` (the known-net index of
-//! cheap nesting), `search` (assumptions, contradictions and verities), `text` (traces and
-//! step text; chain text shared with `chains` is in `chain_text`).
+//! cheap nesting), `search` (assumptions, contradictions and verities), `bound` (forcing
+//! chains ruled out by the nets), `text` (traces and step text; chain text shared with
+//! `chains` is in `chain_text`).
 
+mod bound;
 mod deep;
 mod engine;
 mod groups;
@@ -179,6 +181,32 @@ enum Start<'s> {
     Deep,
 }
 
+/// The plain nets of one position, by assumed fact, kept in the position's
+/// [`Cache`](super::Cache): a net depends on the position and its assumption alone, and
+/// the searches of a position ask for the same ones (the forcing-chain bound, the plain
+/// net search, then each known-nesting and nested branch, which starts from its plain net).
+#[derive(Default)]
+pub(crate) struct PlainNets(std::cell::RefCell<Vec<Option<Box<Branch>>>>);
+
+impl PlainNets {
+    /// A copy of the net of `f`, when kept.
+    fn get(&self, f: Fact) -> Option<Branch> {
+        let kept = self.0.borrow();
+        kept.get(f as usize)?.as_deref().cloned()
+    }
+
+    /// Keeps a copy of the net of `f` (on a grid of `cells` cells).
+    fn put(&self, cells: usize, f: Fact, b: &Branch) {
+        let mut kept = self.0.borrow_mut();
+        if kept.is_empty() {
+            kept.resize(cells * 64, None);
+        }
+        if let Some(slot) = kept.get_mut(f as usize) {
+            *slot = Some(Box::new(b.clone()));
+        }
+    }
+}
+
 /// A conclusion of a run or cage rule.
 #[derive(Clone, Copy)]
 enum Effect {
@@ -285,6 +313,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     } else if info.id == "deep-forcing-net" {
         deep::find(&e, info, sink)
     } else if info.id == "forcing-chain" {
+        if bound::chains_barren(ctx) {
+            return ControlFlow::Continue(());
+        }
         search(&e, info, Mode::Chain, sink, &mut Vec::new())
     } else {
         ControlFlow::Continue(())

@@ -354,8 +354,7 @@ fn both_states(
     ControlFlow::Continue(())
 }
 
-/// Verities over groups of candidates one of which holds: every candidate of a cell, every
-/// place of a digit in a complete house, every place of a digit a run or cage must hold.
+/// Verities over groups of candidates one of which holds (see [`verity_groups`]).
 fn group_verities(
     e: &Engine,
     info: &'static TechniqueInfo,
@@ -364,12 +363,11 @@ fn group_verities(
     index: &[usize],
     sink: &mut Sink,
 ) -> ControlFlow<()> {
-    let ctx = e.ctx;
     // A member whose branch broke is false, so the others alone prove a verity. HoDoKu's
     // solving path does not take such a verity (its contradiction comes first), and on the
     // 9x9 rating path neither do we, to take the steps HoDoKu takes.
-    let whole_groups = ctx.cache.hodoku_path.get();
-    let over = |facts: &mut dyn Iterator<Item = (Cell, u8)>, sink: &mut Sink| {
+    let whole_groups = e.ctx.cache.hodoku_path.get();
+    verity_groups(e, &mut |facts| {
         let members: Vec<usize> = facts.map(|(c, d)| index[c * 32 + usize::from(d)]).collect();
         if whole_groups && members.iter().any(|&i| on[i].broken()) {
             return ControlFlow::Continue(());
@@ -381,10 +379,21 @@ fn group_verities(
             verity(e, info, &branches, sink)?;
         }
         ControlFlow::Continue(())
-    };
+    })
+}
+
+/// What [`verity_groups`] calls on each group: its candidates.
+pub(super) type OnGroup<'f> =
+    dyn FnMut(&mut dyn Iterator<Item = (Cell, u8)>) -> ControlFlow<()> + 'f;
+
+/// Calls `each` on the groups of candidates one of which holds, in the verities' order:
+/// every candidate of a cell, every place of a digit in a complete house, every place of a
+/// digit a run or cage must hold (houses with one place of the digit left out).
+pub(super) fn verity_groups(e: &Engine, each: &mut OnGroup) -> ControlFlow<()> {
+    let ctx = e.ctx;
     // Cell verity: every candidate of a cell.
     for c in ctx.empty.iter() {
-        over(&mut ctx.cand[c].iter().map(|d| (c, d)), sink)?;
+        each(&mut ctx.cand[c].iter().map(|d| (c, d)))?;
     }
     // House verity: every place of a digit in a complete house.
     for &h in &ctx.t.complete {
@@ -393,7 +402,7 @@ fn group_verities(
             if places.len() < 2 {
                 continue;
             }
-            over(&mut places.iter().map(|c| (c, d)), sink)?;
+            each(&mut places.iter().map(|c| (c, d)))?;
         }
     }
     // The same for a digit every feasible run or combination of a run or cage holds.
@@ -407,7 +416,7 @@ fn group_verities(
             if places.len() < 2 || ctx.placed_in(h).contains(d) {
                 continue;
             }
-            over(&mut places.iter().map(|c| (c, d)), sink)?;
+            each(&mut places.iter().map(|c| (c, d)))?;
         }
     }
     ControlFlow::Continue(())

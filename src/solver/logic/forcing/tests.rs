@@ -388,3 +388,169 @@ fn known_branch_ends_change_no_verity() {
         "the position has nested steps"
     );
 }
+
+/// Where the nets of a position prove that forcing chains find nothing, the chain search
+/// run in full finds nothing: along a walk that meets forcing chains, at every position.
+#[test]
+fn chains_the_nets_rule_out_find_nothing() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let info = super::super::technique("forcing-chain").expect("forcing-chain");
+    let mut memory = SolverMemory::new();
+    let (mut barren, mut found) = (0, 0);
+    for _ in 0..40 {
+        if g.is_solved() {
+            break;
+        }
+        let bound_memory = SolverMemory::new();
+        let ruled_out = super::bound::chains_barren(&super::Ctx::new(&g, &bound_memory));
+        let chain_memory = SolverMemory::new();
+        let ctx = super::Ctx::new(&g, &chain_memory);
+        let mut e = Engine::new(&ctx);
+        e.cell_links = true;
+        let mut steps = 0;
+        let _ = search(
+            &e,
+            info,
+            Mode::Chain,
+            &mut |s: super::Step| {
+                steps += usize::from(super::super::useful(&g, &s));
+                ControlFlow::Continue(())
+            },
+            &mut Vec::new(),
+        );
+        assert!(!(ruled_out && steps > 0), "{steps} chain steps ruled out");
+        barren += usize::from(ruled_out);
+        found += usize::from(steps > 0);
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        apply(&mut g, &step);
+    }
+    assert!(
+        barren >= 3 && found >= 3,
+        "{barren} barren, {found} with chains"
+    );
+}
+
+/// A net taken from the position's shared ones is the net derived afresh, fact for fact
+/// and parent for parent, at every position of a walk (known-nesting and nested branches
+/// start from it).
+#[test]
+fn a_shared_net_is_the_net_made_afresh() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut memory = SolverMemory::new();
+    let mut shared = 0;
+    for _ in 0..12 {
+        let net_memory = SolverMemory::new();
+        let ctx = super::Ctx::new(&g, &net_memory);
+        let e = Engine::new(&ctx);
+        assert!(e.shares_nets());
+        for c in ctx.empty.iter() {
+            for d in ctx.cand[c].iter() {
+                let assume = super::fact(c, d, true);
+                let first = e.branch(assume, Mode::Net);
+                let kept = e.branch(assume, Mode::Net);
+                let mut fresh = e.root();
+                let mut queue = Vec::new();
+                e.derive(&mut fresh, assume, super::NONE, &mut queue);
+                e.run(&mut fresh, &mut queue, Mode::Net);
+                for b in [&first, &kept] {
+                    assert_eq!(b.derived, fresh.derived);
+                    assert_eq!(b.parent, fresh.parent);
+                    assert_eq!(b.cand, fresh.cand);
+                    assert_eq!(b.value, fresh.value);
+                    assert_eq!(b.contradiction, fresh.contradiction);
+                }
+                shared += 1;
+            }
+        }
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        apply(&mut g, &step);
+    }
+    assert!(shared > 500, "{shared}");
+}
+
+/// What the chain bound rests on: a forcing chain breaks only where the net of the same
+/// assumption breaks, and every fact of an unbroken chain holds where that net ends (both
+/// states of every candidate, at every position of a walk).
+#[test]
+fn every_chain_fact_holds_in_its_nets_end() {
+    use crate::solver::logic::apply;
+    let (mut g, sol) = nested_net_puzzle();
+    let mut memory = SolverMemory::new();
+    let mut facts = 0;
+    for _ in 0..12 {
+        let m = SolverMemory::new();
+        let ctx = super::Ctx::new(&g, &m);
+        let nets = Engine::new(&ctx);
+        let mut chains = Engine::new(&ctx);
+        chains.cell_links = true;
+        for c in ctx.empty.iter() {
+            for d in ctx.cand[c].iter() {
+                for on in [true, false] {
+                    let assume = super::fact(c, d, on);
+                    let chain = chains.branch(assume, Mode::Chain);
+                    let net = nets.branch(assume, Mode::Net);
+                    if net.contradiction.is_some() {
+                        continue;
+                    }
+                    assert!(chain.contradiction.is_none());
+                    let end = super::engine::masks_of(&net);
+                    for &f in &chain.derived {
+                        let (fc, fd, fon) = super::unfact(f);
+                        let bit = 1u16 << (fd - 1);
+                        match fon {
+                            true => assert_eq!(end[fc], bit),
+                            false => assert_eq!(end[fc] & bit, 0),
+                        }
+                        facts += 1;
+                    }
+                }
+            }
+        }
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        apply(&mut g, &step);
+    }
+    assert!(facts > 10_000, "{facts}");
+}
+
+/// Net ends agree on a fact a verity would take when every end removes the same candidate
+/// or places the same digit; not when each removes a different one, nor in a group of one.
+#[test]
+fn net_ends_agree_only_on_common_facts() {
+    let g =
+        grid("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
+    let m = SolverMemory::new();
+    let ctx = super::Ctx::new(&g, &m);
+    let c = ctx
+        .empty
+        .iter()
+        .find(|&c| ctx.cand[c].len() >= 3)
+        .expect("a cell");
+    let start: Vec<u16> = (0..81).map(|x| super::super::mask(&ctx, x)).collect();
+    let digits: Vec<u8> = ctx.cand[c].iter().collect();
+    let without = |d: u8| {
+        let mut e = start.clone();
+        e[c] &= !(1 << (d - 1));
+        e
+    };
+    let placed = |d: u8| {
+        let mut e = start.clone();
+        e[c] = 1 << (d - 1);
+        e
+    };
+    let agree =
+        |ends: &[&Vec<u16>]| super::bound::agree(&ctx, &mut ends.iter().map(|e| Some(&e[..])));
+    let (a, b) = (digits[0], digits[1]);
+    assert!(agree(&[&without(a), &without(a)]));
+    assert!(agree(&[&placed(a), &placed(a)]));
+    assert!(!agree(&[&placed(a), &placed(b), &without(a)]));
+    assert!(!agree(&[&without(a), &without(b)]));
+    // Placing two different digits removes a third from both.
+    assert!(agree(&[&placed(a), &placed(b)]));
+    assert!(!agree(&[&without(a)]));
+    assert!(super::bound::agree(
+        &ctx,
+        &mut [None, Some(&start[..])].into_iter()
+    ));
+}
