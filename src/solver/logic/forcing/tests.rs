@@ -101,6 +101,21 @@ fn nested_net_puzzle() -> (crate::puzzle::Grid, Vec<u8>) {
     (crate::puzzle::Grid::from_puzzle(&p), sol)
 }
 
+/// Calls `at` on each position of the nested-net puzzle's logical path, up to `steps`
+/// positions (the path's steps taken with one warm memory).
+fn walk_nested(steps: usize, mut at: impl FnMut(&crate::puzzle::Grid)) {
+    let (mut g, sol) = nested_net_puzzle();
+    let mut memory = SolverMemory::new();
+    for _ in 0..steps {
+        if g.is_solved() {
+            break;
+        }
+        at(&g);
+        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
+        crate::solver::logic::apply(&mut g, &step);
+    }
+}
+
 /// A honeycomb puzzle from its line, and its solution.
 fn honeycomb_line(line: &str) -> (crate::puzzle::Puzzle, Vec<u8>) {
     let p = crate::format::parse_line(line.as_bytes(), crate::puzzle::Variant::Honeycomb, "t", 1)
@@ -393,19 +408,13 @@ fn known_branch_ends_change_no_verity() {
 /// run in full finds nothing: along a walk that meets forcing chains, at every position.
 #[test]
 fn chains_the_nets_rule_out_find_nothing() {
-    use crate::solver::logic::apply;
-    let (mut g, sol) = nested_net_puzzle();
     let info = super::super::technique("forcing-chain").expect("forcing-chain");
-    let mut memory = SolverMemory::new();
     let (mut barren, mut found) = (0, 0);
-    for _ in 0..40 {
-        if g.is_solved() {
-            break;
-        }
+    walk_nested(40, |g| {
         let bound_memory = SolverMemory::new();
-        let ruled_out = super::bound::chains_barren(&super::Ctx::new(&g, &bound_memory));
+        let ruled_out = super::bound::chains_barren(&super::Ctx::new(g, &bound_memory));
         let chain_memory = SolverMemory::new();
-        let ctx = super::Ctx::new(&g, &chain_memory);
+        let ctx = super::Ctx::new(g, &chain_memory);
         let mut e = Engine::new(&ctx);
         e.cell_links = true;
         let mut steps = 0;
@@ -414,7 +423,7 @@ fn chains_the_nets_rule_out_find_nothing() {
             info,
             Mode::Chain,
             &mut |s: super::Step| {
-                steps += usize::from(super::super::useful(&g, &s));
+                steps += usize::from(super::super::useful(g, &s));
                 ControlFlow::Continue(())
             },
             &mut Vec::new(),
@@ -422,9 +431,7 @@ fn chains_the_nets_rule_out_find_nothing() {
         assert!(!(ruled_out && steps > 0), "{steps} chain steps ruled out");
         barren += usize::from(ruled_out);
         found += usize::from(steps > 0);
-        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
-        apply(&mut g, &step);
-    }
+    });
     assert!(
         barren >= 3 && found >= 3,
         "{barren} barren, {found} with chains"
@@ -436,13 +443,10 @@ fn chains_the_nets_rule_out_find_nothing() {
 /// start from it).
 #[test]
 fn a_shared_net_is_the_net_made_afresh() {
-    use crate::solver::logic::apply;
-    let (mut g, sol) = nested_net_puzzle();
-    let mut memory = SolverMemory::new();
     let mut shared = 0;
-    for _ in 0..12 {
+    walk_nested(12, |g| {
         let net_memory = SolverMemory::new();
-        let ctx = super::Ctx::new(&g, &net_memory);
+        let ctx = super::Ctx::new(g, &net_memory);
         let e = Engine::new(&ctx);
         assert!(e.shares_nets());
         for c in ctx.empty.iter() {
@@ -464,9 +468,7 @@ fn a_shared_net_is_the_net_made_afresh() {
                 shared += 1;
             }
         }
-        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
-        apply(&mut g, &step);
-    }
+    });
     assert!(shared > 500, "{shared}");
 }
 
@@ -475,13 +477,10 @@ fn a_shared_net_is_the_net_made_afresh() {
 /// states of every candidate, at every position of a walk).
 #[test]
 fn every_chain_fact_holds_in_its_nets_end() {
-    use crate::solver::logic::apply;
-    let (mut g, sol) = nested_net_puzzle();
-    let mut memory = SolverMemory::new();
     let mut facts = 0;
-    for _ in 0..12 {
+    walk_nested(12, |g| {
         let m = SolverMemory::new();
-        let ctx = super::Ctx::new(&g, &m);
+        let ctx = super::Ctx::new(g, &m);
         let nets = Engine::new(&ctx);
         let mut chains = Engine::new(&ctx);
         chains.cell_links = true;
@@ -508,9 +507,7 @@ fn every_chain_fact_holds_in_its_nets_end() {
                 }
             }
         }
-        let step = next_step(&g, Some(&sol), &mut memory).expect("a step");
-        apply(&mut g, &step);
-    }
+    });
     assert!(facts > 10_000, "{facts}");
 }
 
