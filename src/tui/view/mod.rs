@@ -171,14 +171,15 @@ fn play(app: &App, p: &Plan, buf: &mut Buffer) {
 /// the selected cell and the latest message or hint instead.
 fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
     let sep = if app.ascii { " | " } else { " │ " };
-    let mut parts: Vec<String> = Vec::new();
+    // Each part with its rank in the order parts go when the line is too narrow (0: never).
+    let mut parts: Vec<(String, u8)> = Vec::new();
     let short_panel = match p.panel {
         Panel::Side(_) => false,
         Panel::Below(r) => r.height < 4,
         Panel::Status => true,
     };
     if let Some(t) = &app.trainer {
-        parts.push(t.title());
+        parts.push((t.title(), 0));
     }
     // The first part is never cut shorter than this: the cell's name, and a killer
     // cage's sum, without which the cell cannot be played.
@@ -193,97 +194,81 @@ fn status_line(app: &App, p: &Plan, buf: &mut Buffer) {
             let comma = if facts.len() > 1 { "," } else { "" };
             facts[0] = format!("{} {cage}{comma}", facts[0]);
         }
-        parts.push(facts.join(" "));
+        parts.push((facts.join(" "), 0));
         // Said here only when it fits; otherwise it has a card over the grid.
         if p.panel == Panel::Status && news(app).is_some_and(|n| card::fits_status(p, &n)) {
             if let Some(text) = hint_or_message(app) {
-                parts.push(text);
+                parts.push((text, 0));
             }
         }
     } else if app.trainer.is_none() {
         let puzzle = app.game.puzzle();
-        parts.push(format!(
-            "{}{}",
-            puzzle.variant(),
-            puzzle
-                .difficulty
-                .as_deref()
-                .map(|d| format!(" ({d})"))
-                .unwrap_or_default()
-        ));
+        let difficulty = puzzle.difficulty.as_deref();
+        let difficulty = difficulty.map(|d| format!(" ({d})")).unwrap_or_default();
+        // The variant's name goes with the player's name.
+        parts.push((format!("{}{difficulty}", puzzle.variant()), 3));
     }
-    // Each part's rank in the order parts go when the line is too narrow (0: never); the
-    // variant's name goes with the player's name.
-    let mut ranks = vec![0; parts.len()];
-    if !short_panel && app.trainer.is_none() {
-        if let Some(last) = ranks.last_mut() {
-            *last = 3;
-        }
-    }
-    let mut push = |parts: &mut Vec<String>, text: String, rank: u8| {
-        parts.push(text);
-        ranks.push(rank);
-    };
     if app.config.display.show_timer {
-        push(&mut parts, clock(app.game.elapsed_ms), 5);
+        parts.push((clock(app.game.elapsed_ms), 5));
     }
     let help = &app.game.assists;
     if app.config.game.count_mistakes && app.trainer.is_none() {
-        push(&mut parts, format!("mistakes {}", app.game.mistakes), 4);
+        parts.push((format!("mistakes {}", app.game.mistakes), 4));
     }
-    push(&mut parts, format!("hints {}", help.hints), 2);
+    parts.push((format!("hints {}", help.hints), 2));
     // Checks only once there are some, to leave room on narrow screens.
     if help.checks > 0 {
-        push(&mut parts, format!("checks {}", help.checks), 1);
+        parts.push((format!("checks {}", help.checks), 1));
     }
     if help.is_assisted() {
-        push(&mut parts, "assisted".to_string(), 0);
+        parts.push(("assisted".to_string(), 0));
     }
-    push(&mut parts, mode(app).to_string(), 0);
+    parts.push((mode(app).to_string(), 0));
     // A served player's name (or that they are a guest).
     let shown_name = app.account.as_ref().and_then(|a| match (&a.name, a.guest) {
         (_, true) => Some("guest".to_string()),
         (name, false) => name.clone(),
     });
     if let Some(name) = shown_name {
-        push(&mut parts, name, 3);
+        parts.push((name, 3));
     }
-    push(&mut parts, "? help".to_string(), 6);
+    parts.push(("? help".to_string(), 6));
     let width = usize::from(p.status.width);
     let ellipsis = if app.ascii { "..." } else { "…" };
-    let len = |parts: &[String]| 1 + parts.join(sep).chars().count();
+    let len = |parts: &[(String, u8)]| {
+        1 + parts.iter().map(|(t, _)| t.chars().count()).sum::<usize>()
+            + sep.chars().count() * parts.len().saturating_sub(1)
+    };
     // Too wide: checks, hints, the names go first; then the first part (the cell, message
     // or trainer) is cut short, down to its floor; only then mistakes, the clock and
     // "? help", so the cell and the input mode stay in view on a narrow screen.
-    let cuttable = ranks[0] == 0 && parts.len() > 1;
-    let over = |parts: &[String]| len(parts).saturating_sub(width);
+    let cuttable = parts[0].1 == 0 && parts.len() > 1;
+    let over = |parts: &[(String, u8)]| len(parts).saturating_sub(width);
     // How much cutting the first part can save.
-    let slack = |parts: &[String]| {
-        let first = parts[0].chars().count();
-        if cuttable {
-            first.saturating_sub(floor + ellipsis.chars().count())
-        } else {
-            0
-        }
+    let slack = |parts: &[(String, u8)]| match cuttable {
+        true => parts[0]
+            .0
+            .chars()
+            .count()
+            .saturating_sub(floor + ellipsis.chars().count()),
+        false => 0,
     };
     for rank in 1..=6u8 {
         let room_by_cutting = if rank >= 4 { slack(&parts) } else { 0 };
         if over(&parts) <= room_by_cutting {
             break;
         }
-        if let Some(i) = ranks.iter().position(|&r| r == rank) {
-            parts.remove(i);
-            ranks.remove(i);
-        }
+        parts.retain(|&(_, r)| r != rank);
     }
     let over = over(&parts);
-    let first = parts[0].chars().count();
+    let first = parts[0].0.chars().count();
     let keep = first
         .saturating_sub(over + ellipsis.chars().count())
         .max(floor);
     if over > 0 && cuttable && keep < first {
-        parts[0] = parts[0].chars().take(keep).collect::<String>() + ellipsis;
+        parts[0].0 = parts[0].0.chars().take(keep).collect::<String>() + ellipsis;
     }
+    let parts: Vec<String> = parts.into_iter().map(|(t, _)| t).collect();
     let status = format!(" {}", parts.join(sep));
     let style = Style::default().add_modifier(Modifier::REVERSED);
     let a = p.status;
