@@ -305,6 +305,55 @@ fn a_slow_hint_arrives_later_and_play_goes_on_meanwhile() {
     }
 }
 
+/// Polls as the event loop does until the next hint is known ahead.
+fn wait_until_ready(a: &mut Session) {
+    let start = std::time::Instant::now();
+    while !a.hint_ready() {
+        assert!(start.elapsed().as_secs() < 120, "no hint worked out ahead");
+        a.poll();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_next_hint_is_worked_out_ahead_and_the_key_shows_it_at_once() {
+    for v in [Variant::Honeycomb, Variant::Killer] {
+        let mut a = app(v);
+        // No waiting: a hint not known yet would take the background path.
+        a.wait = std::time::Duration::ZERO;
+        wait_until_ready(&mut a);
+        let fresh = termdoku::game::hints::next_hint(&a.game.hint_grid(), a.game.solution());
+        a.press("H");
+        assert!(!a.hint_pending(), "{v:?}: the key waits for nothing");
+        let shown = a.hint.as_ref().expect("a hint on show");
+        assert_eq!(shown.stage, 1);
+        assert_eq!(
+            Some(&shown.hint),
+            fresh.as_ref(),
+            "{v:?}: the step a search gives"
+        );
+        // Applied, the board changes: the next one is worked out ahead again.
+        a.press("H H H");
+        assert!(a.hint.is_none());
+        assert!(!a.hint_ready(), "not the hint of the board before");
+        wait_until_ready(&mut a);
+        a.press("H");
+        assert_eq!(a.hint.as_ref().map(|h| h.stage), Some(1));
+    }
+    // Turned off, nothing is worked out before the key asks.
+    let mut cfg = Config::default();
+    cfg.game.hint_ahead = false;
+    let game = termdoku::game::Game::new(builtin::puzzle(Variant::Standard));
+    let mut a = Session::new(App::new(game, cfg, true, false).unwrap());
+    for _ in 0..20 {
+        a.poll();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(!a.hint_ready());
+    a.press("H");
+    assert_eq!(a.hint.as_ref().map(|h| h.stage), Some(1));
+}
+
 #[test]
 fn a_hint_on_a_wrong_board_points_at_the_wrong_entry() {
     let mut a = app(Variant::Standard);

@@ -71,6 +71,12 @@ impl HintWorker {
         self.memory.set_deadline(at);
     }
 
+    /// Sets a flag after whose setting forcing searches give up (see
+    /// [`logic::SolverMemory::set_stop`]).
+    pub fn set_stop(&mut self, stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.memory.set_stop(stop);
+    }
+
     /// The next step on this grid (see [`next_hint`]).
     pub fn next_hint(&mut self, grid: &Grid, solution: Option<&[u8]>) -> Option<Hint> {
         logic::next_step(grid, solution, &mut self.memory)

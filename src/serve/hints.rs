@@ -173,6 +173,7 @@ mod tests {
             job: Job::Hint {
                 grid: crate::puzzle::Grid::from_puzzle(&puzzle),
                 solution: None,
+                ahead: false,
             },
         }
     }

@@ -175,6 +175,8 @@ pub struct GameConfig {
     pub fill_candidates_on_start: bool,
     pub show_conflicts: bool,
     pub count_mistakes: bool,
+    /// Work out the next hint in the background after each change (a local player).
+    pub hint_ahead: bool,
 }
 
 impl Default for GameConfig {
@@ -184,6 +186,7 @@ impl Default for GameConfig {
             fill_candidates_on_start: false,
             show_conflicts: true,
             count_mistakes: true,
+            hint_ahead: true,
         }
     }
 }

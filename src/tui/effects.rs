@@ -9,7 +9,9 @@ use super::keys;
 use crate::coach::why;
 use crate::game::hints::{self, Hint};
 use crate::puzzle::Grid;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Slow work asked for by the app; `id` matches the answer to the request.
@@ -22,10 +24,12 @@ pub struct Effect {
 #[derive(Clone, Debug)]
 pub enum Job {
     /// The next hint on this board (`solution` allows a step taken from it when no
-    /// technique applies).
+    /// technique applies). `ahead`: worked out before it is asked for (see
+    /// [`look_ahead`]); dropped by the worker when a newer board's comes after it.
     Hint {
         grid: Grid,
         solution: Option<Vec<u8>>,
+        ahead: bool,
     },
     /// The logical solution path from this board to the end (the finish's replay),
     /// reporting progress as it goes.
@@ -72,6 +76,8 @@ pub enum Reply {
     Grade(Result<crate::coach::grade::Grade, String>),
     /// The "why?" answer, or why the search failed.
     Why(Result<why::Why, String>),
+    /// A hint worked out ahead, given up for newer work (nothing failed).
+    Skipped,
 }
 
 impl Reply {
@@ -107,6 +113,9 @@ static PANIC_NEXT_JOB: std::sync::atomic::AtomicBool = std::sync::atomic::Atomic
 /// by the next effect.
 pub struct Effects {
     worker: Option<Sender<Effect>>,
+    /// Set when a job is sent: the worker gives up a hint it works out ahead, since the
+    /// job behind it is newer (a changed board, or a request somebody waits for).
+    newer: Arc<AtomicBool>,
     send: Sender<Answer>,
     answers: Receiver<Answer>,
     /// Runs the effects instead of a thread of this player's own (the server's pool).
@@ -126,6 +135,7 @@ impl Default for Effects {
         let (send, answers) = channel();
         Effects {
             worker: None,
+            newer: Default::default(),
             send,
             answers,
             runner: None,
@@ -142,24 +152,48 @@ impl Effects {
         }
     }
 
+    /// Whether hints are worked out before they are asked for: only on a thread of this
+    /// player's own, since a server's pool is shared by every session and kept for hints
+    /// asked for.
+    pub fn looks_ahead(&self) -> bool {
+        self.runner.is_none()
+    }
+
     /// Starts an effect; its answer comes from [`Effects::next`].
     pub fn start(&mut self, effect: Effect) {
         if let Some(runner) = &mut self.runner {
+            if matches!(effect.job, Job::Hint { ahead: true, .. }) {
+                let reply = Reply::failure(&effect.job, "not worked out ahead here".into());
+                let _ = self.send.send(Answer {
+                    id: effect.id,
+                    reply,
+                });
+                return;
+            }
             runner.run(effect, self.send.clone());
             return;
         }
         let mut effect = effect;
         if let Some(worker) = &self.worker {
             match worker.send(effect) {
-                Ok(()) => return,
+                Ok(()) => {
+                    // After the send: a worker that cleared the flag before it looked at
+                    // its inbox either finds this job there or sees the flag set.
+                    self.newer.store(true, Ordering::SeqCst);
+                    return;
+                }
                 Err(std::sync::mpsc::SendError(back)) => effect = back,
             }
         }
         let (requests, inbox) = channel::<Effect>();
         let answers = self.send.clone();
+        // A fresh thread gets a fresh flag: the old one may still be read by a thread that
+        // is ending.
+        self.newer = Default::default();
+        let newer = Arc::clone(&self.newer);
         let spawned = std::thread::Builder::new()
             .name("termdoku-effects".into())
-            .spawn(move || work(&inbox, &answers));
+            .spawn(move || work(&inbox, &answers, &newer));
         if spawned.is_err() {
             let _ = self.send.send(Answer {
                 id: effect.id,
@@ -188,12 +222,41 @@ impl Effects {
     }
 }
 
-/// The worker thread: answers effects in order until the app goes or a job panics.
-fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
+/// The worker thread: answers effects in order until the app goes or a job panics. A hint
+/// worked out ahead gives way to any job behind it, skipped or given up part way (the
+/// board it was for has changed, or the player waits for something else): the worker
+/// always works on what is wanted now.
+fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>, newer: &Arc<AtomicBool>) {
     let mut worker = hints::HintWorker::default();
-    for effect in inbox {
+    let mut queue = std::collections::VecDeque::new();
+    loop {
+        if queue.is_empty() {
+            match inbox.recv() {
+                Ok(e) => queue.push_back(e),
+                Err(_) => return,
+            }
+        }
+        newer.store(false, Ordering::SeqCst);
+        queue.extend(inbox.try_iter());
+        let Some(effect) = queue.pop_front() else {
+            continue;
+        };
         let id = effect.id;
-        let reply = answer(&mut worker, effect, answers);
+        let ahead = is_ahead(&effect);
+        let reply = if ahead && !queue.is_empty() {
+            Reply::Skipped
+        } else if ahead {
+            worker.set_stop(Some(Arc::clone(newer)));
+            let reply = answer(&mut worker, effect, answers);
+            worker.set_stop(None);
+            if newer.load(Ordering::SeqCst) && !reply.failed() {
+                Reply::Skipped
+            } else {
+                reply
+            }
+        } else {
+            answer(&mut worker, effect, answers)
+        };
         let failed = reply.failed();
         // The player may have quit: a closed channel is fine.
         let _ = answers.send(Answer { id, reply });
@@ -203,15 +266,26 @@ fn work(inbox: &Receiver<Effect>, answers: &Sender<Answer>) {
     }
 }
 
+fn is_ahead(effect: &Effect) -> bool {
+    matches!(effect.job, Job::Hint { ahead: true, .. })
+}
+
 /// Carries out one effect with `worker`'s memory, sending progress to `answers`; a job
 /// that panics is caught and answered as failed (the caller then drops the memory).
 pub fn answer(worker: &mut hints::HintWorker, effect: Effect, answers: &Sender<Answer>) -> Reply {
     let id = effect.id;
     match effect.job {
-        Job::Hint { grid, solution } => {
+        Job::Hint {
+            grid,
+            solution,
+            ahead,
+        } => {
+            // Read by the test hook only.
+            let _ = ahead;
             let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // Not a hint worked out ahead: those of other tests run at any time.
                 #[cfg(test)]
-                if PANIC_NEXT_JOB.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                if !ahead && PANIC_NEXT_JOB.swap(false, std::sync::atomic::Ordering::SeqCst) {
                     panic!("a hint search panicked (test)");
                 }
                 worker.next_hint(&grid, solution.as_deref())
@@ -273,7 +347,10 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// between), and otherwise lets the app say it is working on it.
 pub fn carry_out(app: &mut App, fx: &mut Effects, wait: Duration) -> Changed {
     let effects = app.take_effects();
-    if effects.is_empty() {
+    // A hint asked for while it was being worked out ahead waits like a fresh request.
+    let joined = app.take_joined();
+    if effects.is_empty() && !joined {
+        look_ahead(app, fx);
         return Changed::Nothing;
     }
     for e in effects {
@@ -284,11 +361,22 @@ pub fn carry_out(app: &mut App, fx: &mut Effects, wait: Duration) -> Changed {
     while app.waiting() {
         let left = wait.saturating_sub(start.elapsed());
         match fx.next(left) {
-            Some(a) => changed = changed.max(app.receive(a)),
+            Some(a) => {
+                changed = changed.max(app.receive(a));
+                start_queued(app, fx);
+            }
             None => return changed.max(app.working()),
         }
     }
+    look_ahead(app, fx);
     changed
+}
+
+/// Starts what the app queued while taking an answer.
+fn start_queued(app: &mut App, fx: &mut Effects) {
+    for e in app.take_effects() {
+        fx.start(e);
+    }
 }
 
 /// Hands the app every answer that has arrived.
@@ -296,8 +384,18 @@ pub fn deliver(app: &mut App, fx: &mut Effects) -> Changed {
     let mut changed = Changed::Nothing;
     while let Some(a) = fx.next(Duration::ZERO) {
         changed = changed.max(app.receive(a));
+        start_queued(app, fx);
     }
+    look_ahead(app, fx);
     changed
+}
+
+/// Starts working out the next hint of the board on show when the app wants one ahead
+/// (see [`App::look_ahead`]) and the runner does that.
+pub fn look_ahead(app: &mut App, fx: &mut Effects) {
+    if fx.looks_ahead() && app.look_ahead() {
+        start_queued(app, fx);
+    }
 }
 
 /// An app with its effects runner, driven as the event loop drives it.
@@ -358,6 +456,71 @@ mod tests {
     use crate::game::builtin;
     use crate::puzzle::Variant;
     use crate::tui::app::Tone;
+
+    /// The answers to effects up to and with `last`'s, progress left out.
+    fn answers_until(fx: &mut Effects, last: u64) -> Vec<Answer> {
+        let mut got = Vec::new();
+        let start = Instant::now();
+        while got.last().map(|a: &Answer| a.id) != Some(last) {
+            assert!(start.elapsed().as_secs() < 300, "no answer for {last}");
+            if let Some(a) = fx.next(Duration::from_millis(50)) {
+                got.push(a);
+            }
+        }
+        got
+    }
+
+    fn ahead(id: u64, grid: &Grid, ahead: bool) -> Effect {
+        Effect {
+            id,
+            job: Job::Hint {
+                grid: grid.clone(),
+                solution: None,
+                ahead,
+            },
+        }
+    }
+
+    #[test]
+    fn a_hint_worked_out_ahead_gives_way_to_newer_work() {
+        // A hard honeycomb where only long net searches find the next step (seconds), and
+        // an easy board.
+        let puzzle = crate::format::parse_line(
+            b"............................................2........46.8..7.",
+            Variant::Honeycomb,
+            "t",
+            1,
+        )
+        .unwrap()
+        .unwrap();
+        let mut lines = include_str!("../../tests/honeycomb_hard_marks.txt").lines();
+        let slow = crate::coach::marks::read_position(
+            Some(&puzzle),
+            Some((lines.next().unwrap(), "marks")),
+            Some((lines.next().unwrap(), "placed")),
+        )
+        .unwrap()
+        .grid;
+        let easy = Grid::from_puzzle(&builtin::puzzle(Variant::Standard));
+        let mut fx = Effects::default();
+        // Given up part way: the search has started when the next board comes.
+        fx.start(ahead(1, &slow, true));
+        std::thread::sleep(Duration::from_millis(100));
+        fx.start(ahead(2, &easy, true));
+        let got = answers_until(&mut fx, 2);
+        assert!(matches!(got[0].reply, Reply::Skipped), "{:?}", got[0]);
+        assert!(matches!(&got[1].reply, Reply::Hint(Ok(Some(_)))));
+        // Skipped unstarted: a newer board is queued behind it. A hint asked for is never
+        // skipped, and the same thread goes on.
+        fx.start(ahead(3, &slow, true));
+        fx.start(ahead(4, &easy, true));
+        fx.start(ahead(5, &easy, false));
+        let got = answers_until(&mut fx, 5);
+        let ids: Vec<u64> = got.iter().map(|a| a.id).collect();
+        assert_eq!(ids, [3, 4, 5]);
+        assert!(matches!(got[0].reply, Reply::Skipped), "{:?}", got[0]);
+        assert!(matches!(&got[2].reply, Reply::Hint(Ok(Some(_)))));
+    }
 
     #[test]
     fn a_panicking_hint_search_is_reported_and_the_next_hint_works() {

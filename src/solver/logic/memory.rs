@@ -58,6 +58,9 @@ pub struct SolverMemory {
     /// When the caller stops waiting: the forcing searches give up after it (the server's
     /// hint pool bounds each hint so).
     deadline: Option<std::time::Instant>,
+    /// Set by the caller when it no longer wants the answer (a hint worked out ahead for a
+    /// board the player has left): the forcing searches give up as at the deadline.
+    stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SolverMemory {
@@ -72,10 +75,20 @@ impl SolverMemory {
         self.deadline = at;
     }
 
-    /// True once the deadline has passed.
+    /// Sets (or with `None` lifts) a flag after whose setting forcing searches give up, as
+    /// at the deadline.
+    pub fn set_stop(&mut self, stop: Option<Arc<std::sync::atomic::AtomicBool>>) {
+        self.stop = stop;
+    }
+
+    /// True once the deadline has passed or the caller said stop.
     pub(super) fn out_of_time(&self) -> bool {
-        self.deadline
-            .is_some_and(|at| std::time::Instant::now() >= at)
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|at| std::time::Instant::now() >= at)
     }
 
     /// Forgets the remembered breakers and singles queues (the parts that choose steps),

@@ -1,9 +1,20 @@
 //! The hint ladder: a request becomes an effect; its answer arrives through
-//! [`App::receive`].
+//! [`App::receive`]. A local player's next hint is worked out ahead, while the player
+//! thinks, so the hint key answers at once even where a search takes a second.
 
-use super::{App, Changed, HintState, Pending, Tone};
+use super::{App, AskedFor, Changed, HintState, Pending, Tone};
 use crate::game::assist::HintStage;
 use crate::game::hints::{self, Hint};
+use crate::tui::effects::{Answer, Effect, Job, Reply};
+
+/// The next hint of a board, asked for before the player wants it.
+#[derive(Clone, Debug)]
+pub(super) struct Ahead {
+    id: u64,
+    grid: crate::puzzle::Grid,
+    /// The answer once it came (`Some(None)`: the board has no hint).
+    hint: Option<Option<Hint>>,
+}
 
 impl App {
     /// Climbs the hint ladder: asks for a hint, shows more of it, then applies it.
@@ -50,8 +61,89 @@ impl App {
             self.say(Tone::Info, "Still looking for a hint...");
             return Changed::View;
         }
+        let grid = self.game.hint_grid();
+        if let Some(ahead) = self.ahead.take_if(|a| a.grid == grid) {
+            match ahead.hint {
+                Some(hint) => {
+                    self.show_hint(hint);
+                    return Changed::View;
+                }
+                None => {
+                    // Still being worked out: wait for that answer instead of asking again.
+                    self.pending = Some(Pending {
+                        id: ahead.id,
+                        grid,
+                        what: AskedFor::Hint,
+                    });
+                    self.joined = true;
+                    return Changed::Nothing;
+                }
+            }
+        }
         self.ask_worker(false);
         Changed::Nothing
+    }
+
+    /// Asks for the next hint of the board on show before the player does, when hints are
+    /// worked out ahead (`[game] hint-ahead`) and none is wanted now: true when an effect
+    /// was queued. Not for a solved board, one with a wrong entry (its hint says so,
+    /// without a search), a drill (the trainer's hint is a nudge) or the replay.
+    pub fn look_ahead(&mut self) -> bool {
+        if !self.config.game.hint_ahead
+            || self.pending.is_some()
+            || self.hint.is_some()
+            || self.trainer.is_some()
+            || self.replay.is_some()
+            || self.game.solved
+        {
+            return false;
+        }
+        let grid = self.game.hint_grid();
+        if self.ahead.as_ref().is_some_and(|a| a.grid == grid) || !self.game.deviations().is_empty()
+        {
+            return false;
+        }
+        self.next_effect += 1;
+        let id = self.next_effect;
+        let solution = self.game.solution().map(<[u8]>::to_vec);
+        self.effects.push(Effect {
+            id,
+            job: Job::Hint {
+                grid: grid.clone(),
+                solution,
+                ahead: true,
+            },
+        });
+        self.ahead = Some(Ahead {
+            id,
+            grid,
+            hint: None,
+        });
+        true
+    }
+
+    /// Keeps the answer to the hint asked for ahead; a failed search is forgotten (the
+    /// hint key then asks again, and says why if it fails again).
+    pub(super) fn receive_ahead(&mut self, answer: Answer) {
+        let Some(ahead) = self.ahead.as_mut().filter(|a| a.id == answer.id) else {
+            return;
+        };
+        match answer.reply {
+            Reply::Hint(Ok(hint)) => ahead.hint = Some(hint),
+            _ => self.ahead = None,
+        }
+    }
+
+    /// Whether a hint key joined a hint being worked out ahead since the last call.
+    pub fn take_joined(&mut self) -> bool {
+        std::mem::take(&mut self.joined)
+    }
+
+    /// Whether the next hint of the board on show is known already (worked out ahead).
+    pub fn hint_ready(&self) -> bool {
+        self.ahead
+            .as_ref()
+            .is_some_and(|a| a.hint.is_some() && a.grid == self.game.hint_grid())
     }
 
     /// The last rung: the hint's step on the board, undoably.

@@ -159,7 +159,14 @@ impl App {
         let (job, what) = if path {
             (Job::Path { grid, solution }, AskedFor::Path)
         } else {
-            (Job::Hint { grid, solution }, AskedFor::Hint)
+            (
+                Job::Hint {
+                    grid,
+                    solution,
+                    ahead: false,
+                },
+                AskedFor::Hint,
+            )
         };
         self.ask(job, what);
     }
@@ -217,6 +224,11 @@ pub struct App {
     effects: Vec<Effect>,
     /// The hint being worked out in the background, if any.
     pending: Option<Pending>,
+    /// The next hint of a board, worked out before it is asked for (see `hint.rs`).
+    ahead: Option<hint::Ahead>,
+    /// A hint was asked for while it was being worked out ahead: the event loop waits for
+    /// it as for a fresh request.
+    joined: bool,
     /// Numbers effects, so an answer is matched to its request.
     next_effect: u64,
     /// The menus' state, the collection played and the stats shown.
@@ -286,6 +298,8 @@ impl App {
             seed: 0x2545_F491_4F6C_DD1D,
             effects: Vec::new(),
             pending: None,
+            ahead: None,
+            joined: false,
             next_effect: 0,
             menus: Menus::default(),
             trainer: None,
@@ -489,6 +503,7 @@ impl App {
         self.screen = Screen::Play;
         self.hint = None;
         self.pending = None;
+        self.ahead = None;
         self.prompt = None;
         self.replay = None;
         self.checked.clear();
@@ -501,6 +516,7 @@ impl App {
     pub fn receive(&mut self, answer: Answer) -> Changed {
         self.message_fresh = false;
         if self.pending.as_ref().map(|p| p.id) != Some(answer.id) {
+            self.receive_ahead(answer);
             return Changed::Nothing;
         }
         let Some(asked) = self.pending.take() else {
@@ -519,6 +535,14 @@ impl App {
             Reply::Path(reply) => self.receive_path(asked, reply),
             Reply::Grade(reply) => self.receive_grade(asked.what, reply),
             Reply::Why(reply) => self.receive_why(asked, reply),
+            Reply::Skipped => {
+                // The hint worked out ahead that the key joined gave way to newer work:
+                // asked for afresh if the board is the same.
+                if asked.grid == self.game.hint_grid() {
+                    self.ask_worker(false);
+                }
+                Changed::Nothing
+            }
         }
     }
 
