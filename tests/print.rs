@@ -500,6 +500,19 @@ fn a_position_prints_placed_entries_beside_the_givens() {
     assert_eq!(svg.matches("<text").count(), 2 + givens + 2 + marked);
     assert_eq!(svg.matches("fill=\"#1e4696\"").count(), 2);
     // An entry that breaks a rule is refused by name.
+    // A marks file that is not there is named as missing, not read as a grid.
+    bin()
+        .args([
+            "export",
+            "--format",
+            "svg",
+            &puzzle,
+            "--marks",
+            "gone/marks.txt",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("gone/marks.txt: No such file"));
     let clash = format!("9{}", ".".repeat(80));
     bin()
         .args(["export", "--format", "svg", &puzzle, "--placed", &clash])
