@@ -33,8 +33,8 @@ pub enum Cap {
 pub struct Stroke {
     pub width: f32,
     pub color: Color,
-    /// Dash and gap lengths, for killer cages.
-    pub dash: Option<[f32; 2]>,
+    /// Dash and gap lengths and where in the pattern the line starts, for killer cages.
+    pub dash: Option<Dash>,
     pub cap: Cap,
 }
 
@@ -45,6 +45,29 @@ impl Stroke {
             color,
             dash: None,
             cap,
+        }
+    }
+}
+
+/// A dash pattern: `on` drawn, `off` left out, repeated from `phase` into the pattern.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dash {
+    pub on: f32,
+    pub off: f32,
+    pub phase: f32,
+}
+
+impl Dash {
+    /// The pattern nearest `on`/`off` that fits a line of `length` in whole periods and
+    /// starts and ends half way through a dash: corners and the joints of straight runs
+    /// are inked, each half dash meeting the next line's.
+    fn fitted(on: f32, off: f32, length: f32) -> Dash {
+        let periods = (length / (on + off)).round().max(1.0);
+        let scale = length / (periods * (on + off));
+        Dash {
+            on: on * scale,
+            off: off * scale,
+            phase: on * scale / 2.0,
         }
     }
 }
@@ -441,9 +464,10 @@ fn draw_cages(
     let stroke = Stroke {
         width: (weight * 0.022).max(0.35),
         color: Color::gray(30),
-        dash: Some([weight * 0.07, weight * 0.05]),
+        dash: None,
         cap: Cap::Butt,
     };
+    let (dash_on, dash_off) = (weight * 0.07, weight * 0.05);
     let inside = |r: isize, c: isize, k: usize| {
         r >= 0
             && c >= 0
@@ -482,7 +506,10 @@ fn draw_cages(
             items.push(Item::Line {
                 from: (base.0 - tc as f32 * a, base.1 - tr as f32 * a),
                 to: (base.0 + tc as f32 * b, base.1 + tr as f32 * b),
-                stroke,
+                stroke: Stroke {
+                    dash: Some(Dash::fitted(dash_on, dash_off, a + b)),
+                    ..stroke
+                },
             });
         }
     }
@@ -871,6 +898,38 @@ mod tests {
                 let (left, top) = ((a.0 / s).floor() * s, (a.1 / s).floor() * s);
                 assert!(a.0 - left >= heavy / 2.0 + gap, "{a:?}: left border");
                 assert!(a.1 - top >= heavy / 2.0 + gap, "{a:?}: top border");
+            }
+        }
+    }
+
+    #[test]
+    fn cage_outlines_begin_and_end_in_ink() {
+        let mut layout = Layout::new(Variant::Killer, 9);
+        // An L of three cells (inner corner) and a straight run of three.
+        layout.cages = [(16, vec![0, 1, 9]), (12, vec![3, 4, 5])]
+            .into_iter()
+            .map(|(sum, cells)| crate::geometry::square::CageSpec { sum, cells })
+            .collect();
+        let p = Puzzle::new(layout, vec![0; 81]).unwrap();
+        for side in [495.0, 160.0] {
+            let mut items = Vec::new();
+            draw_puzzle(&mut items, &p, &Fill::default(), 0.0, 0.0, side);
+            let dashed: Vec<_> = lines(&items)
+                .into_iter()
+                .filter_map(|(a, b, st)| st.dash.map(|d| (a, b, d)))
+                .collect();
+            assert_eq!(dashed.len(), 8 + 8);
+            for (a, b, d) in dashed {
+                let length = (b.0 - a.0).abs() + (b.1 - a.1).abs();
+                let periods = length / (d.on + d.off);
+                // Whole periods from half a dash in: half a dash at each end.
+                assert!(
+                    (periods - periods.round()).abs() < 1e-3,
+                    "{a:?} {b:?} {d:?}"
+                );
+                assert!(periods.round() >= 1.0);
+                assert!((d.phase - d.on / 2.0).abs() < 1e-4, "{d:?}");
+                assert!(d.on > d.off && d.off > 0.0, "{d:?}");
             }
         }
     }
