@@ -503,6 +503,10 @@ pub fn run(command: Command) -> i32 {
 /// `export --format lp`: refuses (exit 1) a puzzle whose givens clash or that has no
 /// solution, since any feasible point of the program is meant to be the solution.
 fn export_command(variant: Variant, arg: &str, print: &print_cli::PrintArgs) -> i32 {
+    if let Some(option) = print.print_only() {
+        eprintln!("termdoku: {option} goes with --format svg or pdf");
+        return EXIT_USAGE;
+    }
     let puzzle = match format_cli::chosen_puzzle(arg, variant, print.index) {
         Ok(p) => p,
         Err(e) => {

@@ -560,4 +560,18 @@ fn text_exports_take_index_and_output_like_the_printed_ones() {
         .stderr(predicates::str::contains(
             "holds 30 puzzle(s): no puzzle 31",
         ));
+    // What only a printed page uses is refused, not dropped.
+    for (format, option) in [
+        ("fpuzzles", "--tint"),
+        ("grid", "--rate"),
+        ("lp", "--solutions"),
+    ] {
+        bin()
+            .args(["export", "--format", format, &killers, option])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{option} goes with --format svg or pdf"
+            )));
+    }
 }

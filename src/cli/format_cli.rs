@@ -34,6 +34,10 @@ pub(super) fn chosen_puzzle(
 /// SudokuPad share links (one a line), to standard output or `-o FILE`. A variant the
 /// format cannot hold exits 2.
 pub fn export(grid: bool, link: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i32 {
+    if let Some(option) = args.print_only() {
+        eprintln!("termdoku: {option} goes with --format svg or pdf");
+        return EXIT_USAGE;
+    }
     let puzzle = match chosen_puzzle(arg, variant, args.index) {
         Ok(p) => p,
         Err(e) => {

@@ -66,6 +66,25 @@ pub struct PrintArgs {
     pub title: Option<String>,
 }
 
+impl PrintArgs {
+    /// The first option set that only a printed page uses, for the text formats to refuse
+    /// rather than drop in silence.
+    pub(super) fn print_only(&self) -> Option<&'static str> {
+        [
+            (self.marks.is_some(), "--marks"),
+            (self.placed.is_some(), "--placed"),
+            (self.paper != Paper::A4, "--paper"),
+            (self.tint, "--tint"),
+            (self.rate, "--rate"),
+            (self.per_page.is_some(), "--per-page"),
+            (self.solutions, "--solutions"),
+            (self.title.is_some(), "--title"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
+    }
+}
+
 fn per_page(s: &str) -> Result<usize, String> {
     match s {
         "1" | "2" | "4" | "6" => s.parse().map_err(|_| String::new()),
