@@ -503,7 +503,10 @@ pub fn run(command: Command) -> i32 {
 /// `export --format lp`: refuses (exit 1) a puzzle whose givens clash or that has no
 /// solution, since any feasible point of the program is meant to be the solution.
 fn export_command(variant: Variant, arg: &str, print: &print_cli::PrintArgs) -> i32 {
-    if let Some(option) = print.print_only() {
+    if let Some(option) = print
+        .print_only()
+        .or(print.title.is_some().then_some("--title"))
+    {
         eprintln!("termdoku: {option} goes with --format svg or pdf");
         return EXIT_USAGE;
     }

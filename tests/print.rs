@@ -560,6 +560,24 @@ fn text_exports_take_index_and_output_like_the_printed_ones() {
         .stderr(predicates::str::contains(
             "holds 30 puzzle(s): no puzzle 31",
         ));
+    // --title names the f-puzzles puzzle too, but the grid form has no room for it.
+    bin()
+        .args([
+            "export",
+            "--format",
+            "fpuzzles",
+            &killers,
+            "--title",
+            "Cages & sums",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\"title\":\"Cages & sums\""));
+    bin()
+        .args(["export", "--format", "grid", &killers, "--title", "t"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--title goes with"));
     // What only a printed page uses is refused, not dropped.
     for (format, option) in [
         ("fpuzzles", "--tint"),

@@ -34,17 +34,24 @@ pub(super) fn chosen_puzzle(
 /// SudokuPad share links (one a line), to standard output or `-o FILE`. A variant the
 /// format cannot hold exits 2.
 pub fn export(grid: bool, link: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i32 {
-    if let Some(option) = args.print_only() {
+    let print_only = match args.print_only() {
+        None if grid && args.title.is_some() => Some("--title"),
+        other => other,
+    };
+    if let Some(option) = print_only {
         eprintln!("termdoku: {option} goes with --format svg or pdf");
         return EXIT_USAGE;
     }
-    let puzzle = match chosen_puzzle(arg, variant, args.index) {
+    let mut puzzle = match chosen_puzzle(arg, variant, args.index) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("termdoku: {e}");
             return EXIT_USAGE;
         }
     };
+    if let Some(t) = &args.title {
+        puzzle.title = Some(t.clone());
+    }
     let text = if grid {
         format::write_grid(&puzzle)
     } else if link {

@@ -61,14 +61,15 @@ pub struct PrintArgs {
     /// pdf: add the solutions on closing pages of the booklet.
     #[arg(long)]
     pub solutions: bool,
-    /// svg/pdf: the title (default: the puzzle's own, else the file's name).
+    /// svg/pdf/fpuzzles: the title (svg/pdf default: the puzzle's own, else the file's
+    /// name).
     #[arg(long)]
     pub title: Option<String>,
 }
 
 impl PrintArgs {
     /// The first option set that only a printed page uses, for the text formats to refuse
-    /// rather than drop in silence.
+    /// rather than drop in silence (`--title` is f-puzzles' too).
     pub(super) fn print_only(&self) -> Option<&'static str> {
         [
             (self.marks.is_some(), "--marks"),
@@ -78,7 +79,6 @@ impl PrintArgs {
             (self.rate, "--rate"),
             (self.per_page.is_some(), "--per-page"),
             (self.solutions, "--solutions"),
-            (self.title.is_some(), "--title"),
         ]
         .into_iter()
         .find_map(|(set, name)| set.then_some(name))
