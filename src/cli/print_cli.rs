@@ -1,5 +1,5 @@
 //! `export --format svg|pdf`: one puzzle a page, a player's position with pencil marks, or a
-//! booklet of a whole collection.
+//! booklet of a whole collection; and the options and output file every `export` shares.
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::coach::marks;
@@ -27,7 +27,8 @@ impl ValueEnum for Paper {
     }
 }
 
-/// The options of `export --format svg|pdf`.
+/// The options of `export`: `-o` and `--index` for every format (`--title` for f-puzzles
+/// too), the rest for svg/pdf.
 #[derive(clap::Args, Debug, Default)]
 pub struct PrintArgs {
     /// The file to write (default: standard output), replaced whole or left as it was; for
