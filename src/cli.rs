@@ -480,15 +480,16 @@ pub fn run(command: Command) -> i32 {
             format: ExportFormat::Lp,
             variant,
             puzzle,
+            print,
             ..
-        } => export_command(variant, &puzzle),
+        } => export_command(variant, &puzzle, &print),
         Command::Export {
             format: format @ (ExportFormat::Fpuzzles | ExportFormat::Grid),
             variant,
             link,
             puzzle,
-            ..
-        } => format_cli::export(format == ExportFormat::Grid, link, variant, &puzzle),
+            print,
+        } => format_cli::export(format == ExportFormat::Grid, link, variant, &puzzle, &print),
         Command::Export {
             format: format @ (ExportFormat::Svg | ExportFormat::Pdf),
             variant,
@@ -501,8 +502,15 @@ pub fn run(command: Command) -> i32 {
 
 /// `export --format lp`: refuses (exit 1) a puzzle whose givens clash or that has no
 /// solution, since any feasible point of the program is meant to be the solution.
-fn export_command(variant: Variant, arg: &str) -> i32 {
-    let puzzle = match crate::format::load_puzzle(arg, variant) {
+fn export_command(variant: Variant, arg: &str, print: &print_cli::PrintArgs) -> i32 {
+    if let Some(option) = print
+        .print_only()
+        .or(print.title.is_some().then_some("--title"))
+    {
+        eprintln!("termdoku: {option} goes with --format svg or pdf");
+        return EXIT_USAGE;
+    }
+    let puzzle = match format_cli::chosen_puzzle(arg, variant, print.index) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("termdoku: {e}");
@@ -520,9 +528,10 @@ fn export_command(variant: Variant, arg: &str) -> i32 {
         eprintln!("{}: {m}", logic_cli::place(arg));
         return EXIT_PUZZLE;
     }
-    let mut out = Output::buffered();
-    let _ = out.text(format_args!("{}", crate::export::lp(&puzzle)));
-    out.finish(EXIT_OK)
+    print_cli::write_to(
+        print.output.as_deref(),
+        crate::export::lp(&puzzle).as_bytes(),
+    )
 }
 
 mod coach_cli;

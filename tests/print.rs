@@ -347,3 +347,249 @@ fn a_position_with_pencil_marks_prints_its_marks_and_entries() {
     // The entry is drawn apart from givens: not bold, coloured.
     assert!(svg.contains("fill=\"#1e4696\">5</text>"));
 }
+
+/// `export ... -o FILE` under a file-size limit of one block, so the write fails partway as
+/// on a full disk; `None` when there is no `sh` to set the limit.
+#[cfg(unix)]
+fn export_with_size_limit(args: &[&str], out: &Path) -> Option<std::process::Output> {
+    let bin = std::env::var_os("TERMDOKU_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_termdoku")));
+    // Ignored SIGXFSZ makes the oversized write fail with EFBIG instead of killing.
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 1; exec \"$@\"")
+        .arg("sh")
+        .arg(bin)
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .ok()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_old_file_whole_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = shipped("standard-easy.txt");
+    for (format, name) in [("svg", "page.svg"), ("pdf", "page.pdf"), ("lp", "p.lp")] {
+        let out = dir.path().join(name);
+        std::fs::write(&out, "a good file\n").unwrap();
+        let args = ["export", "--format", format, &easy, "--index", "1"];
+        let Some(run) = export_with_size_limit(&args, &out) else {
+            eprintln!("skipped: no sh");
+            return;
+        };
+        assert_eq!(run.status.code(), Some(2), "{format}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(name), "{format}: {err}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "a good file\n");
+    }
+    // Nothing is left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn writing_through_a_link_replaces_its_target_and_keeps_the_link_and_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("real.svg");
+    std::fs::write(&target, "old").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.path().join("link.svg");
+    std::os::unix::fs::symlink("real.svg", &link).unwrap();
+    run(&[
+        "export".into(),
+        "--format".into(),
+        "svg".into(),
+        shipped("standard-easy.txt"),
+        "--index".into(),
+        "1".into(),
+        "-o".into(),
+        link.display().to_string(),
+    ])
+    .success();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .starts_with("<?xml"));
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o640);
+}
+
+#[test]
+fn an_svg_folder_that_is_a_file_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("taken");
+    std::fs::write(&file, "x").unwrap();
+    bin()
+        .args([
+            "export",
+            "--format",
+            "svg",
+            &shipped("standard-6x6-easy.txt"),
+        ])
+        .arg("-o")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("taken: not a folder"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn a_position_prints_placed_entries_beside_the_givens() {
+    // standard-hard No. 2 opens `..9.7.5..`: place 6 and 3 in r1c1 and r1c2.
+    let puzzle = std::fs::read_to_string(shipped("standard-hard.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .nth(1)
+        .unwrap()[..81]
+        .to_string();
+    let givens = puzzle.bytes().filter(|b| b.is_ascii_digit()).count();
+    let placed = format!("63{}", ".".repeat(79));
+    let out = bin()
+        .args(["export", "--format", "svg", &puzzle, "--placed", &placed])
+        .assert()
+        .success();
+    let svg = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // Title, subtitle, the givens and the two entries; no marks without --marks.
+    assert_eq!(svg.matches("<text").count(), 2 + givens + 2);
+    assert_eq!(svg.matches("fill=\"#1e4696\"").count(), 2, "{svg}");
+    assert!(svg.contains("fill=\"#1e4696\">6</text>"));
+    // With marks too: the candidates left by the givens and the entries.
+    let mut grid: Vec<u8> = puzzle.bytes().map(|b| b.saturating_sub(b'0')).collect();
+    grid[0] = 6;
+    grid[1] = 3;
+    let marks: Vec<String> = (0..81)
+        .map(|c| {
+            if grid[c] != 0 {
+                return grid[c].to_string();
+            }
+            let seen = |o: usize| {
+                o / 9 == c / 9 || o % 9 == c % 9 || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3)
+            };
+            (1..=9u8)
+                .filter(|&d| !(0..81).any(|o| seen(o) && grid[o] == d))
+                .map(|d| d.to_string())
+                .collect()
+        })
+        .collect();
+    let out = bin()
+        .args(["export", "--format", "svg", &puzzle, "--placed", &placed])
+        .args(["--marks", &marks.join(" ")])
+        .assert()
+        .success();
+    let svg = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let marked: usize = marks
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| grid[*c] == 0)
+        .map(|(_, m)| m.len())
+        .sum();
+    assert_eq!(svg.matches("<text").count(), 2 + givens + 2 + marked);
+    assert_eq!(svg.matches("fill=\"#1e4696\"").count(), 2);
+    // An entry that breaks a rule is refused by name.
+    // A marks file that is not there is named as missing, not read as a grid.
+    bin()
+        .args([
+            "export",
+            "--format",
+            "svg",
+            &puzzle,
+            "--marks",
+            "gone/marks.txt",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("gone/marks.txt: No such file"));
+    let clash = format!("9{}", ".".repeat(80));
+    bin()
+        .args(["export", "--format", "svg", &puzzle, "--placed", &clash])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("breaks a rule"));
+}
+
+#[test]
+fn text_exports_take_index_and_output_like_the_printed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let killers = shipped("killer-hard.toml");
+    let solutions = bin().args(["solve", &killers]).output().unwrap();
+    let second = String::from_utf8_lossy(&solutions.stdout)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let json = dir.path().join("second.json");
+    bin()
+        .args([
+            "export", "--format", "fpuzzles", &killers, "--index", "2", "-o",
+        ])
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout("");
+    bin()
+        .arg("solve")
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(format!("{second}\n"));
+    let lp = dir.path().join("second.lp");
+    bin()
+        .args(["export", "--format", "lp", &killers, "--index", "2", "-o"])
+        .arg(&lp)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&lp).unwrap().ends_with("End\n"));
+    bin()
+        .args(["export", "--format", "grid", &killers, "--index", "31"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds 30 puzzle(s): no puzzle 31",
+        ));
+    // --title names the f-puzzles puzzle too, but the grid form has no room for it.
+    bin()
+        .args([
+            "export",
+            "--format",
+            "fpuzzles",
+            &killers,
+            "--title",
+            "Cages & sums",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\"title\":\"Cages & sums\""));
+    bin()
+        .args(["export", "--format", "grid", &killers, "--title", "t"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--title goes with"));
+    // What only a printed page uses is refused, not dropped.
+    for (format, option) in [
+        ("fpuzzles", "--tint"),
+        ("grid", "--rate"),
+        ("lp", "--solutions"),
+    ] {
+        bin()
+            .args(["export", "--format", format, &killers, option])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{option} goes with --format svg or pdf"
+            )));
+    }
+}

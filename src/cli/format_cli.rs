@@ -1,20 +1,57 @@
 //! `export --format fpuzzles|grid`: a puzzle in the formats other tools and people read.
 
-use super::output::Output;
-use super::{EXIT_OK, EXIT_USAGE};
+use super::print_cli::{write_to, PrintArgs};
+use super::EXIT_USAGE;
 use crate::format;
-use crate::puzzle::Variant;
+use crate::puzzle::{Puzzle, Variant};
+use std::path::Path;
+
+/// The puzzle a text export writes: puzzle `index` (1-based) of a file of several, else
+/// the first the argument holds.
+pub(super) fn chosen_puzzle(
+    arg: &str,
+    variant: Variant,
+    index: Option<u64>,
+) -> Result<Puzzle, String> {
+    let Some(i) = index else {
+        return format::load_puzzle(arg, variant).map_err(|e| e.to_string());
+    };
+    let path = Path::new(arg);
+    let puzzles = if std::fs::symlink_metadata(path).is_ok() {
+        format::load_file(path, variant)
+    } else {
+        format::load_puzzle(arg, variant).map(|p| vec![p])
+    }
+    .map_err(|e| e.to_string())?;
+    let count = puzzles.len();
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| puzzles.into_iter().nth(i.wrapping_sub(1)))
+        .ok_or_else(|| format!("{arg} holds {count} puzzle(s): no puzzle {i}"))
+}
 
 /// Writes the grid form, or f-puzzles JSON (one line), or with `link` the f-puzzles and
-/// SudokuPad share links (one a line). A variant the format cannot hold exits 2.
-pub fn export(grid: bool, link: bool, variant: Variant, arg: &str) -> i32 {
-    let puzzle = match format::load_puzzle(arg, variant) {
+/// SudokuPad share links (one a line), to standard output or `-o FILE`. A variant the
+/// format cannot hold exits 2.
+pub fn export(grid: bool, link: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i32 {
+    let print_only = match args.print_only() {
+        None if grid && args.title.is_some() => Some("--title"),
+        other => other,
+    };
+    if let Some(option) = print_only {
+        eprintln!("termdoku: {option} goes with --format svg or pdf");
+        return EXIT_USAGE;
+    }
+    let mut puzzle = match chosen_puzzle(arg, variant, args.index) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("termdoku: {e}");
             return EXIT_USAGE;
         }
     };
+    if let Some(t) = &args.title {
+        puzzle.title = Some(t.clone());
+    }
     let text = if grid {
         format::write_grid(&puzzle)
     } else if link {
@@ -23,11 +60,7 @@ pub fn export(grid: bool, link: bool, variant: Variant, arg: &str) -> i32 {
         format::to_fpuzzles(&puzzle).map(|v| format!("{v}\n"))
     };
     match text {
-        Ok(t) => {
-            let mut out = Output::buffered();
-            let _ = out.text(format_args!("{t}"));
-            out.finish(EXIT_OK)
-        }
+        Ok(t) => write_to(args.output.as_deref(), t.as_bytes()),
         Err(e) => {
             eprintln!("termdoku: {e}");
             EXIT_USAGE

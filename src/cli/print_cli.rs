@@ -1,5 +1,5 @@
 //! `export --format svg|pdf`: one puzzle a page, a player's position with pencil marks, or a
-//! booklet of a whole collection.
+//! booklet of a whole collection; and the options and output file every `export` shares.
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::coach::marks;
@@ -27,14 +27,16 @@ impl ValueEnum for Paper {
     }
 }
 
-/// The options of `export --format svg|pdf`.
+/// The options of `export`: `-o` and `--index` for every format (`--title` for f-puzzles
+/// too), the rest for svg/pdf.
 #[derive(clap::Args, Debug, Default)]
 pub struct PrintArgs {
-    /// svg/pdf: the file to write (default: standard output); for an SVG of every puzzle
-    /// of a file, a folder.
+    /// The file to write (default: standard output), replaced whole or left as it was; for
+    /// an SVG of every puzzle of a file, a folder.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// svg/pdf: which puzzle of a file of several (1-based).
+    /// Which puzzle of a file of several (1-based; lp, fpuzzles and grid take the first
+    /// by default).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub index: Option<u64>,
     /// svg/pdf: the page size.
@@ -44,6 +46,10 @@ pub struct PrintArgs {
     /// as `play --marks` reads it. A save file given as PUZZLE prints its position too.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub marks: Option<String>,
+    /// svg/pdf: print a player's position: the entries placed after the givens, in line
+    /// format ('.' for none), with or without --marks.
+    #[arg(long, value_name = "LINE")]
+    pub placed: Option<String>,
     /// svg/pdf: tint jigsaw regions.
     #[arg(long)]
     pub tint: bool,
@@ -56,9 +62,28 @@ pub struct PrintArgs {
     /// pdf: add the solutions on closing pages of the booklet.
     #[arg(long)]
     pub solutions: bool,
-    /// svg/pdf: the title (default: the puzzle's own, else the file's name).
+    /// svg/pdf/fpuzzles: the title (svg/pdf default: the puzzle's own, else the file's
+    /// name).
     #[arg(long)]
     pub title: Option<String>,
+}
+
+impl PrintArgs {
+    /// The first option set that only a printed page uses, for the text formats to refuse
+    /// rather than drop in silence (`--title` is f-puzzles' too).
+    pub(super) fn print_only(&self) -> Option<&'static str> {
+        [
+            (self.marks.is_some(), "--marks"),
+            (self.placed.is_some(), "--placed"),
+            (self.paper != Paper::A4, "--paper"),
+            (self.tint, "--tint"),
+            (self.rate, "--rate"),
+            (self.per_page.is_some(), "--per-page"),
+            (self.solutions, "--solutions"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
+    }
 }
 
 fn per_page(s: &str) -> Result<usize, String> {
@@ -114,9 +139,11 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
     if !as_pdf && booklet {
         return usage("--per-page and --solutions make a PDF booklet: use --format pdf");
     }
-    if booklet && (args.marks.is_some() || args.index.is_some()) {
+    let position = args.marks.is_some() || args.placed.is_some();
+    if booklet && (position || args.index.is_some()) {
         return usage(
-            "a booklet prints a whole file: --per-page/--solutions go without --marks and --index",
+            "a booklet prints a whole file: --per-page/--solutions go without --marks, \
+             --placed and --index",
         );
     }
     let mut jobs: Vec<Job> = Vec::new();
@@ -146,14 +173,15 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
         }
         jobs = jobs.into_iter().skip(i - 1).take(1).collect();
     }
-    if let Some(m) = &args.marks {
+    if position {
         if jobs.len() > 1 {
             return usage(format_args!(
-                "{arg} holds {count} puzzles: choose the one --marks belongs to with --index N"
+                "{arg} holds {count} puzzles: choose the one the position belongs to with \
+                 --index N"
             ));
         }
         if let Some(job) = jobs.first_mut() {
-            if let Err(code) = add_marks(job, m) {
+            if let Err(code) = add_position(job, args.marks.as_deref(), args.placed.as_deref()) {
                 return code;
             }
         }
@@ -205,17 +233,31 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
     }
 }
 
-/// Reads the pencil-mark grid for the job's puzzle, as `play --marks` does.
-fn add_marks(job: &mut Job, m: &str) -> Result<(), i32> {
-    let (text, name) = if Path::new(m).is_file() {
-        let bytes = format::read_small_file(Path::new(m)).map_err(usage)?;
-        (String::from_utf8_lossy(&bytes).into_owned(), m.to_string())
-    } else {
-        (m.to_string(), "--marks".to_string())
+/// Reads the pencil-mark grid and the placed entries for the job's puzzle, as
+/// `hint --marks --placed` does. Without a mark grid only the entries are printed.
+fn add_position(job: &mut Job, marks: Option<&str>, placed: Option<&str>) -> Result<(), i32> {
+    let text = match marks {
+        // A grid has a token per cell, so one word is a file's name, even a missing one.
+        Some(m)
+            if Path::new(m).is_file()
+                || !m.trim().is_empty() && !m.trim().contains(char::is_whitespace) =>
+        {
+            let bytes = format::read_small_file(Path::new(m)).map_err(usage)?;
+            Some((String::from_utf8_lossy(&bytes).into_owned(), m.to_string()))
+        }
+        Some(m) => Some((m.to_string(), "--marks".to_string())),
+        None => None,
     };
-    let pos = marks::read_position(Some(&job.puzzle), Some((&text, &name)), None).map_err(usage)?;
+    let pos = marks::read_position(
+        Some(&job.puzzle),
+        text.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),
+        placed.map(|l| (l, "--placed")),
+    )
+    .map_err(usage)?;
     let g = pos.grid.geometry();
-    job.marks = Some(g.cells().map(|c| pos.grid.candidates(c)).collect());
+    job.marks = text
+        .is_some()
+        .then(|| g.cells().map(|c| pos.grid.candidates(c)).collect());
     job.entries = Some(
         g.cells()
             .map(|c| {
@@ -296,6 +338,14 @@ fn make_booklet(title: &str, jobs: &[Job], per_page: usize, args: &PrintArgs) ->
 
 /// One SVG per puzzle in `dir`, titled with the puzzle's own title or `base` and its number.
 fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
+    if dir.exists() && !dir.is_dir() {
+        return usage(format_args!(
+            "{}: not a folder: a file of {} puzzles gives one SVG each, written into a \
+             folder (or choose one with --index N)",
+            dir.display(),
+            jobs.len()
+        ));
+    }
     if let Err(e) = std::fs::create_dir_all(dir) {
         return usage(format_args!("{}: {e}", dir.display()));
     }
@@ -307,7 +357,7 @@ fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
         };
         let page = single_page(job, &title, args);
         let file = dir.join(format!("puzzle-{:0width$}.svg", i + 1));
-        if let Err(e) = std::fs::write(&file, svg::write(&page, &title)) {
+        if let Err(e) = write_file(&file, svg::write(&page, &title).as_bytes()) {
             return usage(format_args!("{}: {e}", file.display()));
         }
     }
@@ -315,8 +365,14 @@ fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
 }
 
 fn write_out(args: &PrintArgs, bytes: &[u8]) -> i32 {
-    match &args.output {
-        Some(path) => match std::fs::write(path, bytes) {
+    write_to(args.output.as_deref(), bytes)
+}
+
+/// Writes `bytes` to `output` ([`write_file`]) or to standard output; errors name the
+/// file and exit 2.
+pub(super) fn write_to(output: Option<&Path>, bytes: &[u8]) -> i32 {
+    match output {
+        Some(path) => match write_file(path, bytes) {
             Ok(()) => EXIT_OK,
             Err(e) => usage(format_args!("{}: {e}", path.display())),
         },
@@ -333,4 +389,61 @@ fn write_out(args: &PrintArgs, bytes: &[u8]) -> i32 {
             }
         }
     }
+}
+
+/// Writes an output file whole or not at all: through a temporary file beside it and a
+/// rename, so a full disk or a killed run never leaves half a page where a good file was.
+/// A symbolic link is followed (its target is replaced, the link kept), an existing file
+/// keeps its permissions, and what is not a regular file (`/dev/stdout`, a pipe) is
+/// written in place, since renaming over it would replace the device itself.
+pub(super) fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let existing = std::fs::metadata(path).ok();
+    match &existing {
+        Some(m) if m.is_dir() => return Err(std::io::Error::other("is a folder, not a file")),
+        Some(m) if !m.is_file() => return std::fs::write(path, bytes),
+        _ => {}
+    }
+    let target = real_path(path);
+    let name = target
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        // The usual 0666 less the umask, as a plain write would create it.
+        use std::os::unix::fs::OpenOptionsExt;
+        open.mode(0o666);
+    }
+    let mut file = open.open(&tmp)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| match &existing {
+            Some(m) => file.set_permissions(m.permissions()),
+            None => Ok(()),
+        })
+        .and_then(|()| std::fs::rename(&tmp, &target));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Where writing `path` lands: the end of its chain of symbolic links (even a dangling
+/// one, whose target is created), else the path itself.
+fn real_path(path: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    let mut p = path.to_path_buf();
+    // A bounded walk: a loop of links ends as the path it reached.
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(to) => p = p.parent().map_or_else(|| to.clone(), |dir| dir.join(&to)),
+            Err(_) => break,
+        }
+    }
+    p
 }

@@ -33,8 +33,8 @@ pub enum Cap {
 pub struct Stroke {
     pub width: f32,
     pub color: Color,
-    /// Dash and gap lengths, for killer cages.
-    pub dash: Option<[f32; 2]>,
+    /// Dash and gap lengths and where in the pattern the line starts, for killer cages.
+    pub dash: Option<Dash>,
     pub cap: Cap,
 }
 
@@ -45,6 +45,29 @@ impl Stroke {
             color,
             dash: None,
             cap,
+        }
+    }
+}
+
+/// A dash pattern: `on` drawn, `off` left out, repeated from `phase` into the pattern.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dash {
+    pub on: f32,
+    pub off: f32,
+    pub phase: f32,
+}
+
+impl Dash {
+    /// The pattern nearest `on`/`off` that fits a line of `length` in whole periods and
+    /// starts and ends half way through a dash: corners and the joints of straight runs
+    /// are inked, each half dash meeting the next line's.
+    fn fitted(on: f32, off: f32, length: f32) -> Dash {
+        let periods = (length / (on + off)).round().max(1.0);
+        let scale = length / (periods * (on + off));
+        Dash {
+            on: on * scale,
+            off: off * scale,
+            phase: on * scale / 2.0,
         }
     }
 }
@@ -193,8 +216,20 @@ struct CellBox {
     centre: Pt,
     /// Side of the square a digit is sized to.
     side: f32,
-    /// Side of the square pencil marks spread over.
-    marks_side: f32,
+    /// The rectangle pencil marks spread over: its top left, width and height.
+    marks: (Pt, f32, f32),
+}
+
+impl CellBox {
+    /// A cell whose marks spread over a square of side `marks_side` around its centre.
+    fn centred(centre: Pt, side: f32, marks_side: f32) -> CellBox {
+        let corner = (centre.0 - marks_side / 2.0, centre.1 - marks_side / 2.0);
+        CellBox {
+            centre,
+            side,
+            marks: (corner, marks_side, marks_side),
+        }
+    }
 }
 
 /// Draws a puzzle into the square of side `side` with its top left at (`x`, `y`).
@@ -232,10 +267,10 @@ fn draw_digits(items: &mut Vec<Item>, puzzle: &Puzzle, fill: &Fill, boxes: &[Cel
         let Some(marks) = fill.marks.and_then(|m| m.get(cell).copied()) else {
             continue;
         };
-        let step_x = b.marks_side / cols as f32;
-        let step_y = b.marks_side / rows as f32;
+        let ((x0, y0), mw, mh) = b.marks;
+        let step_x = mw / cols as f32;
+        let step_y = mh / rows as f32;
         let fs = step_y.min(step_x * 1.4) * 0.78;
-        let (x0, y0) = (cx - b.marks_side / 2.0, cy - b.marks_side / 2.0);
         for d in marks.iter() {
             let k = usize::from(d) - 1;
             let (r, c) = (k / cols, k % cols);
@@ -320,7 +355,10 @@ fn draw_square(
             stroke: st,
         });
     }
-    let thin = Stroke::solid((s * 0.018).max(0.3), Color::gray(80), Cap::Butt);
+    // Line weights follow the cell up to a full-page 9x9's: larger cells (4x4, 6x6) keep
+    // its weights, or their borders would print as bars.
+    let weight = s.min(FULL_PAGE_CELL);
+    let thin = Stroke::solid((weight * 0.018).max(0.3), Color::gray(80), Cap::Butt);
     for i in 1..n {
         let t = i as f32 * s;
         items.push(Item::Line {
@@ -334,8 +372,8 @@ fn draw_square(
             stroke: thin,
         });
     }
-    draw_cages(items, &cage, &cage_sums, n, x, y, s);
-    let heavy = Stroke::solid((s * 0.065).max(0.8), Color::BLACK, Cap::Square);
+    let heavy = Stroke::solid((weight * 0.065).max(0.8), Color::BLACK, Cap::Square);
+    draw_cages(items, &cage, &cage_sums, n, (x, y, s), heavy.width);
     // Heavy borders where the box or region changes, merged along each grid line.
     for i in 1..n {
         let (mut run_h, mut run_v): (Option<usize>, Option<usize>) = (None, None);
@@ -376,39 +414,60 @@ fn draw_square(
     });
     let killer = !cage_sums.is_empty();
     (0..n * n)
-        .map(|c| CellBox {
-            centre: (
-                x + ((c % n) as f32 + 0.5) * s,
-                y + ((c / n) as f32 + 0.5) * s,
-            ),
-            side: s,
-            // Marks keep clear of a cage's outline and sum.
-            marks_side: if killer { s * 0.66 } else { s * 0.82 },
+        .map(|c| {
+            let (left, top) = (x + (c % n) as f32 * s, y + (c / n) as f32 * s);
+            let centre = (left + s / 2.0, top + s / 2.0);
+            if !killer {
+                return CellBox::centred(centre, s, s * 0.82);
+            }
+            // Marks keep inside the cage outlines and below where a sum may stand.
+            let below = sum_bottom(heavy.width, s) + s * 0.05;
+            CellBox {
+                centre,
+                side: s,
+                marks: ((left + s * 0.13, top + below), s * 0.74, s * 0.88 - below),
+            }
         })
         .collect()
 }
 
+/// How far below its cell's top a cage sum's digits reach.
+fn sum_bottom(heavy: f32, s: f32) -> f32 {
+    heavy / 2.0 + s * 0.04 + s * SUM_SIZE * DIGIT_HEIGHT
+}
+
+/// A cage sum's font size, as a share of the cell's side.
+const SUM_SIZE: f32 = 0.24;
+
+/// Height of Helvetica's digits above the baseline, in ems.
+const DIGIT_HEIGHT: f32 = 0.71;
+
+/// About the side of a 9x9 cell on a page of its own (A4: 55.03, letter: 56.9), in points.
+const FULL_PAGE_CELL: f32 = 55.0;
+
 /// Killer cages: dashed outlines inset from the cell edges (so box borders never hide
-/// them), and each cage's sum in the corner of its first cell.
+/// them), and each cage's sum in the corner of its first cell, clear of the heavy border
+/// (`heavy` wide) that cell may have.
 fn draw_cages(
     items: &mut Vec<Item>,
     cage: &[usize],
     sums: &[(Option<Cell>, u32)],
     n: usize,
-    x: f32,
-    y: f32,
-    s: f32,
+    (x, y, s): (f32, f32, f32),
+    heavy: f32,
 ) {
     if sums.is_empty() {
         return;
     }
     let d = s * 0.1;
+    let weight = s.min(FULL_PAGE_CELL);
     let stroke = Stroke {
-        width: (s * 0.022).max(0.35),
+        width: (weight * 0.022).max(0.35),
         color: Color::gray(30),
-        dash: Some([s * 0.07, s * 0.05]),
+        dash: None,
         cap: Cap::Butt,
     };
+    let (dash_on, dash_off) = (weight * 0.07, weight * 0.05);
     let inside = |r: isize, c: isize, k: usize| {
         r >= 0
             && c >= 0
@@ -447,7 +506,10 @@ fn draw_cages(
             items.push(Item::Line {
                 from: (base.0 - tc as f32 * a, base.1 - tr as f32 * a),
                 to: (base.0 + tc as f32 * b, base.1 + tr as f32 * b),
-                stroke,
+                stroke: Stroke {
+                    dash: Some(Dash::fitted(dash_on, dash_off, a + b)),
+                    ..stroke
+                },
             });
         }
     }
@@ -455,17 +517,25 @@ fn draw_cages(
         let Some(first) = first else { continue };
         let (r, c) = (first / n, first % n);
         let (left, top) = (x + c as f32 * s, y + r as f32 * s);
-        let fs = s * 0.24;
+        let fs = s * SUM_SIZE;
         let label = sum.to_string();
         let w = text_width(&label, fs, false);
+        // The digits' top and left keep a gap from the border's ink, heavy or not.
+        let clear = heavy / 2.0 + s * 0.04;
+        let baseline = top + sum_bottom(heavy, s);
         // A white patch breaks the outline under the sum, as printed killers do.
         items.push(Item::Polygon {
-            points: rect(left + d * 0.3, top + d * 0.3, w + d * 0.7, fs * 0.95),
+            points: rect(
+                left + heavy / 2.0,
+                top + heavy / 2.0,
+                clear - heavy / 2.0 + w + d * 0.3,
+                baseline + fs * 0.15 - top - heavy / 2.0,
+            ),
             fill: Some(Color::WHITE),
             stroke: None,
         });
         items.push(Item::Text {
-            at: (left + d * 0.6, top + d * 0.3 + fs * 0.8),
+            at: (left + clear, baseline),
             size: fs,
             text: label,
             anchor: Anchor::Start,
@@ -533,11 +603,7 @@ fn draw_honeycomb(
     }
     centres
         .into_iter()
-        .map(|centre| CellBox {
-            centre,
-            side: w,
-            marks_side: radius * 1.15,
-        })
+        .map(|centre| CellBox::centred(centre, w, radius * 1.15))
         .collect()
 }
 
@@ -632,7 +698,7 @@ pub fn describe(puzzle: &Puzzle, difficulty: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::format::load_puzzle;
-    use crate::puzzle::Variant;
+    use crate::puzzle::{Layout, Variant};
 
     fn lines(items: &[Item]) -> Vec<(Pt, Pt, Stroke)> {
         items
@@ -712,6 +778,159 @@ mod tests {
         match fitted_text("a\u{7}b", (0.0, 0.0), 20.0, 8.0, 200.0, Anchor::Start, true) {
             Item::Text { text, .. } => assert_eq!(text, "a b"),
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// The inked box of a text item: left, top, right, bottom (digits only).
+    fn ink_box(item: &Item) -> Option<(f32, f32, f32, f32)> {
+        let Item::Text {
+            at,
+            size,
+            text,
+            anchor,
+            bold,
+            ..
+        } = item
+        else {
+            return None;
+        };
+        let w = text_width(text, *size, *bold);
+        let left = match anchor {
+            Anchor::Start => at.0,
+            Anchor::Middle => at.0 - w / 2.0,
+            Anchor::End => at.0 - w,
+        };
+        Some((left, at.1 - size * DIGIT_HEIGHT, left + w, at.1))
+    }
+
+    fn heavy_width(items: &[Item]) -> f32 {
+        lines(items)
+            .iter()
+            .filter(|l| l.2.color == Color::BLACK)
+            .map(|l| l.2.width)
+            .fold(0.0, f32::max)
+    }
+
+    fn thin_width(items: &[Item]) -> f32 {
+        lines(items)
+            .iter()
+            .filter(|l| l.2.color != Color::BLACK)
+            .map(|l| l.2.width)
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn small_grids_print_with_the_line_weights_of_a_full_page_9x9() {
+        let page = |size: usize| {
+            let p = Puzzle::new(Layout::new(Variant::Standard, size), vec![0; size * size]);
+            puzzle_page(Paper::A4, "t", "s", &p.unwrap(), &Fill::default()).items
+        };
+        let nine = page(9);
+        let (heavy, thin) = (heavy_width(&nine), thin_width(&nine));
+        assert!(heavy > 3.0 * thin, "{heavy} {thin}");
+        for size in [4, 6] {
+            let items = page(size);
+            // A 4x4 cell is more than twice a 9x9 one: its box borders were 8 points.
+            assert!(heavy_width(&items) <= heavy + 1e-3, "{size}x{size}");
+            assert!(thin_width(&items) <= thin + 1e-3, "{size}x{size}");
+            assert!(
+                heavy_width(&items) > 3.0 * thin_width(&items),
+                "{size}x{size}"
+            );
+        }
+        // Smaller cells thin their lines down.
+        assert!(heavy_width(&page(16)) < heavy);
+    }
+
+    #[test]
+    fn cage_sums_keep_clear_of_pencil_marks_and_heavy_borders() {
+        let mut layout = Layout::new(Variant::Killer, 9);
+        // First cells on the outer border (r1c1), on a box border (r1c4) and inside (r5c5).
+        layout.cages = [
+            (16, vec![0, 1, 9]),
+            (17, vec![3, 12]),
+            (23, vec![40, 41, 49]),
+        ]
+        .into_iter()
+        .map(|(sum, cells)| crate::geometry::square::CageSpec { sum, cells })
+        .collect();
+        let p = Puzzle::new(layout, vec![0; 81]).unwrap();
+        let marks = vec![Digits::all(9); 81];
+        let fill = Fill {
+            marks: Some(&marks),
+            ..Fill::default()
+        };
+        for paper_side in [495.0, 160.0] {
+            let mut items = Vec::new();
+            draw_puzzle(&mut items, &p, &fill, 0.0, 0.0, paper_side);
+            let s = paper_side / 9.0;
+            let heavy = heavy_width(&items);
+            let sums: Vec<_> = items
+                .iter()
+                .filter(|i| {
+                    matches!(
+                        i,
+                        Item::Text {
+                            anchor: Anchor::Start,
+                            ..
+                        }
+                    )
+                })
+                .filter_map(ink_box)
+                .collect();
+            assert_eq!(sums.len(), 3);
+            let marks: Vec<_> = items
+                .iter()
+                .filter(|i| matches!(i, Item::Text { color, .. } if *color == MARK))
+                .filter_map(ink_box)
+                .collect();
+            assert_eq!(marks.len(), 81 * 9);
+            let gap = s * 0.03;
+            for a in &sums {
+                for b in &marks {
+                    let apart = a.2 + gap <= b.0
+                        || b.2 + gap <= a.0
+                        || a.3 + gap <= b.1
+                        || b.3 + gap <= a.1;
+                    assert!(apart, "side {paper_side}: sum {a:?} touches mark {b:?}");
+                }
+                // The cell's border ink ends at heavy / 2 from the grid line.
+                let (left, top) = ((a.0 / s).floor() * s, (a.1 / s).floor() * s);
+                assert!(a.0 - left >= heavy / 2.0 + gap, "{a:?}: left border");
+                assert!(a.1 - top >= heavy / 2.0 + gap, "{a:?}: top border");
+            }
+        }
+    }
+
+    #[test]
+    fn cage_outlines_begin_and_end_in_ink() {
+        let mut layout = Layout::new(Variant::Killer, 9);
+        // An L of three cells (inner corner) and a straight run of three.
+        layout.cages = [(16, vec![0, 1, 9]), (12, vec![3, 4, 5])]
+            .into_iter()
+            .map(|(sum, cells)| crate::geometry::square::CageSpec { sum, cells })
+            .collect();
+        let p = Puzzle::new(layout, vec![0; 81]).unwrap();
+        for side in [495.0, 160.0] {
+            let mut items = Vec::new();
+            draw_puzzle(&mut items, &p, &Fill::default(), 0.0, 0.0, side);
+            let dashed: Vec<_> = lines(&items)
+                .into_iter()
+                .filter_map(|(a, b, st)| st.dash.map(|d| (a, b, d)))
+                .collect();
+            assert_eq!(dashed.len(), 8 + 8);
+            for (a, b, d) in dashed {
+                let length = (b.0 - a.0).abs() + (b.1 - a.1).abs();
+                let periods = length / (d.on + d.off);
+                // Whole periods from half a dash in: half a dash at each end.
+                assert!(
+                    (periods - periods.round()).abs() < 1e-3,
+                    "{a:?} {b:?} {d:?}"
+                );
+                assert!(periods.round() >= 1.0);
+                assert!((d.phase - d.on / 2.0).abs() < 1e-4, "{d:?}");
+                assert!(d.on > d.off && d.off > 0.0, "{d:?}");
+            }
         }
     }
 }

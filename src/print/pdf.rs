@@ -104,7 +104,7 @@ impl State {
         }
         if old.map(|o| o.dash) != Some(s.dash) {
             match s.dash {
-                Some([on, off]) => c.set_dash_pattern([on, off], 0.0),
+                Some(d) => c.set_dash_pattern([d.on, d.off], d.phase),
                 None => c.set_dash_pattern([], 0.0),
             };
         }

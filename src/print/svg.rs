@@ -33,8 +33,12 @@ fn stroke_attrs(out: &mut String, s: &Stroke) {
         color(s.color),
         s.width
     );
-    if let Some([on, off]) = s.dash {
-        let _ = write!(out, " stroke-dasharray=\"{on:.2} {off:.2}\"");
+    if let Some(d) = s.dash {
+        let _ = write!(
+            out,
+            " stroke-dasharray=\"{:.2} {:.2}\" stroke-dashoffset=\"{:.2}\"",
+            d.on, d.off, d.phase
+        );
     }
     match s.cap {
         Cap::Butt => {}
