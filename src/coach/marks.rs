@@ -329,7 +329,7 @@ pub fn read_position(
                 return Err(ParseError::invalid(
                     t.pos.clone(),
                     format!(
-                        "{} holds the {what} {}, so its token should be {0}, not {}",
+                        "{} holds the {what} {}, so its token should be {1}, not {2}",
                         g.cell_name(c),
                         digit_char(v),
                         t.text
@@ -540,6 +540,19 @@ mod tests {
         assert_eq!(pos.grid.all_candidates(), grid.all_candidates());
         assert_eq!(pos.placed, p.givens);
         assert!(pos.solution().is_ok());
+    }
+
+    #[test]
+    fn a_given_whose_token_differs_names_the_digit_it_should_be() {
+        let p = puzzle();
+        let mut text = write_marks(&Grid::from_puzzle(&p));
+        // r1c1 holds the given 4: its token written as 5.
+        text.replace_range(0..1, "5");
+        let e = err(Some(&p), &text, None);
+        assert!(
+            e.contains("r1c1 holds the given 4, so its token should be 4, not 5"),
+            "{e}"
+        );
     }
 
     #[test]
