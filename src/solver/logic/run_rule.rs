@@ -14,16 +14,13 @@
 //! It answers exactly what a matching per window (Regin) answers, in one pass instead of one
 //! per window: forcing nets ask it for every line state their memo has not seen.
 //!
-//! Speed (a third of a hard honeycomb's rating is spent here): the passes look only at
-//! digits inside some window the masks allow (bounds from the union of the masks and the
-//! fixed digits), and every cell step is masked rather than branched on, with the cells
-//! padded to a fixed count per state width. On a recorded sequence of 400,000 real calls
-//! that is 1.3-1.5x faster per call, but inside the rating only 1.01-1.05x (the time
-//! measured here moves with the load of the other core by 10-15%). Tried and dropped: the
-//! window bounds with the former branches (1.5% slower than without them, by perf share);
-//! looping over the set bits of a per-digit cell mask (0.8-0.95x per call); padding to
-//! 4/5/6 cells at one word (no change); making cells fixed whose mask has one digit inside
-//! the windows (0.3% of calls gain a fixed cell).
+//! Tried and dropped (issue 22): the passes bounded to the windows the masks allow, with
+//! every cell step masked instead of branched on (cells padded to a fixed count per state
+//! width): 1.3-1.5x faster per call on a recorded sequence of 400,000 real calls, but inside
+//! `bench --logic --variant honeycomb --threads 1 hc25` hint p99 27.4-27.7 -> 31.5-33.2 ms
+//! and the rating slower than without it (56.8 s against 54.7 s); the bounds alone with
+//! the branches: no gain (perf share). Looping over the set bits of a per-digit cell mask:
+//! 0.8-0.95x per call.
 
 /// For a cell below 6 (a bit inside a word): the positions lacking that bit, and the shift
 /// that adds it.
@@ -95,11 +92,9 @@ pub fn run_rule(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
     if masks.is_empty() || masks.len() > 9 || n > 16 || masks.len() > n {
         return None;
     }
-    let len = masks.len();
-    let (mut fixed, mut union) = (0u16, 0u16);
+    let mut fixed = 0u16;
     let (mut free, mut at, mut k) = ([0u16; 9], [0usize; 9], 0);
     for (i, &m) in masks.iter().enumerate() {
-        union |= m;
         if m.count_ones() == 1 {
             if fixed & m != 0 {
                 return None;
@@ -111,34 +106,21 @@ pub fn run_rule(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
             k += 1;
         }
     }
-    let top = u32::from(u16::MAX >> (16 - n));
-    if u32::from(fixed) & !top != 0 {
+    if u32::from(fixed) >> n != 0 {
         return None;
     }
-    // The windows a placement may use: bit `lo - 1` when digits lo..lo+len-1 all lie in
-    // some cell's mask, the window holds every fixed digit and ends by `max`. Digits outside
-    // every such window are on no placement, so the passes skip them.
-    let union = u32::from(union) & top;
-    let mut lows = union;
-    for s in 1..len {
-        lows &= union >> s;
-    }
-    if fixed != 0 {
-        let (first, last) = (fixed.trailing_zeros(), 15 - fixed.leading_zeros());
-        // lo - 1 <= first and lo - 1 + len - 1 >= last.
-        lows &= (2u32 << first) - 1;
-        lows &= !((1u32 << (last + 1).saturating_sub(len as u32)) - 1);
-    }
-    if lows == 0 {
-        return None;
-    }
-    let lo = lows.trailing_zeros() as usize + 1;
-    let hi = (31 - lows.leading_zeros()) as usize + len;
     let (free_allowed, must) = match k {
-        0..=6 => rule::<1, 6>(&free, k, fixed, lo, hi),
-        7 => rule::<2, 7>(&free, k, fixed, lo, hi),
-        8 => rule::<4, 8>(&free, k, fixed, lo, hi),
-        _ => rule::<8, 9>(&free, k, fixed, lo, hi),
+        // Without fixed cells the checks for them compile away.
+        _ if fixed == 0 => match k {
+            0..=6 => rule::<1, false>(&free[..k], fixed, n),
+            7 => rule::<2, false>(&free[..k], fixed, n),
+            8 => rule::<4, false>(&free[..k], fixed, n),
+            _ => rule::<8, false>(&free[..k], fixed, n),
+        },
+        0..=6 => rule::<1, true>(&free[..k], fixed, n),
+        7 => rule::<2, true>(&free[..k], fixed, n),
+        8 => rule::<4, true>(&free[..k], fixed, n),
+        _ => rule::<8, true>(&free[..k], fixed, n),
     }?;
     let mut allowed = [0u16; 16];
     for (a, &m) in allowed.iter_mut().zip(masks) {
@@ -152,100 +134,99 @@ pub fn run_rule(masks: &[u16], max: u8) -> Option<([u16; 16], u16)> {
     Some((allowed, must))
 }
 
-/// All ones when `b`, else zero.
-#[inline(always)]
-fn sel(b: bool) -> u64 {
-    0u64.wrapping_sub(u64::from(b))
-}
-
-/// [`run_rule`] over the first `len` cells of `free` (states in `W` words,
-/// `2^len <= 64 W`; `K` cells are looked at, those past `len` have no candidates) beside
-/// cells fixed to the digits `fixed` (distinct), for placements within digits `lo..=hi`:
-/// per free cell its candidates on some placement, and the digits every placement uses.
-///
-/// Every step is done for every cell, masked instead of branched on: which cells hold a
-/// digit follows no pattern a branch predictor learns.
-#[inline(always)]
-fn rule<const W: usize, const K: usize>(
-    free: &[u16; 9],
-    len: usize,
+/// [`run_rule`] over the cells `free` (states in `W` words, `2^len <= 64 W`) beside cells
+/// fixed to the digits `fixed` (distinct, at most `n`): per free cell its candidates on
+/// some placement, and the digits every placement uses.
+fn rule<const W: usize, const FIXED: bool>(
+    free: &[u16],
     fixed: u16,
-    lo: usize,
-    hi: usize,
+    n: usize,
 ) -> Option<([u16; 16], u16)> {
+    let len = free.len();
     let full = (1usize << len) - 1;
     let (fw, fb) = (full / 64, 1u64 << (full % 64));
     // The run holds every fixed digit: it may not start after the lowest, nor end before
     // the highest (with none fixed, it may start and end anywhere).
     let (first, last) = match fixed {
-        0 => (17, 0),
+        0 => (n + 1, 0),
         f => (
             f.trailing_zeros() as usize + 1,
             16 - f.leading_zeros() as usize,
         ),
     };
-    // A fixed digit is taken by its fixed cell, never by a free one.
-    let mut free_k = [0u16; K];
-    for (f, &m) in free_k.iter_mut().zip(free.iter()) {
-        *f = m & !fixed;
-    }
-    // forward[d]: states reachable once digits up to d are dealt with.
+    // forward[d]: states reachable once digits 1..=d are dealt with.
     let mut forward = [[0u64; W]; 17];
-    forward[lo - 1][0] = 1;
-    for d in lo..=hi {
+    forward[0][0] = 1;
+    for d in 1..=n {
+        let bit = 1u16 << (d - 1);
         let prev = forward[d - 1];
+        if FIXED && fixed & bit != 0 {
+            // Its fixed cell takes `d`: the state stays.
+            forward[d] = prev;
+            continue;
+        }
         let mut next = [0u64; W];
-        for (c, &m) in free_k.iter().enumerate() {
-            let on = sel(m >> (d - 1) & 1 == 1);
-            let y = add(&prev, c);
-            for w in 0..W {
-                next[w] |= y[w] & on;
+        for (c, &m) in free.iter().enumerate() {
+            if m & bit != 0 {
+                let y = add(&prev, c);
+                for w in 0..W {
+                    next[w] |= y[w];
+                }
             }
         }
-        // Skipped digit: the run has not started, or is complete; a fixed digit keeps the
-        // state (its cell takes it).
-        let keep = sel(fixed >> (d - 1) & 1 == 1);
-        for w in 0..W {
-            next[w] |= prev[w] & keep;
+        // Skipped digit: the run has not started, or is complete.
+        if !FIXED || d < first {
+            next[0] |= prev[0] & 1;
         }
-        next[0] |= prev[0] & 1 & sel(d < first);
-        next[fw] |= prev[fw] & fb & sel(d > last);
+        if !FIXED || d > last {
+            next[fw] |= prev[fw] & fb;
+        }
         forward[d] = next;
     }
-    if !has(&forward[hi], full) {
+    if !has(&forward[n], full) {
         return None;
     }
-    // after: states after digit d from which the line can be completed.
-    let mut after = [0u64; W];
-    after[fw] = fb;
+    // backward[d]: states after digit d from which the line can be completed.
+    let mut backward = [[0u64; W]; 17];
+    backward[n][fw] = fb;
     let mut allowed = [0u16; 16];
     let mut must = 0u16;
-    for d in (lo..=hi).rev() {
+    for d in (1..=n).rev() {
         let bit = 1u16 << (d - 1);
+        let after = backward[d];
+        if FIXED && fixed & bit != 0 {
+            // A fixed digit is in every placement.
+            must |= bit;
+            backward[d - 1] = after;
+            continue;
+        }
         let before = &forward[d - 1];
         let mut prev = [0u64; W];
-        for (c, &m) in free_k.iter().enumerate() {
-            let on = sel(m & bit != 0);
-            let y = take(&after, c);
-            // A placement gives `d` to `c`: some state before `d` without `c` leads on.
-            let mut meet = 0u64;
-            for w in 0..W {
-                meet |= y[w] & before[w];
-                prev[w] |= y[w] & on;
+        for (c, &m) in free.iter().enumerate() {
+            if m & bit != 0 {
+                let y = take(&after, c);
+                // A placement gives `d` to `c`: some state before `d` without `c` leads on.
+                if (0..W).any(|w| y[w] & before[w] != 0) {
+                    allowed[c] |= bit;
+                }
+                for w in 0..W {
+                    prev[w] |= y[w];
+                }
             }
-            allowed[c] |= bit & (on & sel(meet != 0)) as u16;
         }
-        let keep = sel(fixed & bit != 0);
-        for w in 0..W {
-            prev[w] |= after[w] & keep;
+        let mut skip = false;
+        if !FIXED || d < first {
+            prev[0] |= after[0] & 1;
+            skip |= before[0] & after[0] & 1 != 0;
         }
-        let s0 = sel(d < first);
-        let s1 = sel(d > last);
-        prev[0] |= after[0] & 1 & s0;
-        prev[fw] |= after[fw] & fb & s1;
-        let skip = (before[0] & after[0] & 1 & s0) | (before[fw] & after[fw] & fb & s1);
-        must |= bit & !(sel(skip != 0) as u16);
-        after = prev;
+        if !FIXED || d > last {
+            prev[fw] |= after[fw] & fb;
+            skip |= before[fw] & after[fw] & fb != 0;
+        }
+        if !skip {
+            must |= bit;
+        }
+        backward[d - 1] = prev;
     }
     Some((allowed, must))
 }
