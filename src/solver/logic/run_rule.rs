@@ -13,6 +13,14 @@
 //!
 //! It answers exactly what a matching per window (Regin) answers, in one pass instead of one
 //! per window: forcing nets ask it for every line state their memo has not seen.
+//!
+//! Tried and dropped (issue 22): the passes bounded to the windows the masks allow, with
+//! every cell step masked instead of branched on (cells padded to a fixed count per state
+//! width): 1.3-1.5x faster per call on a recorded sequence of 400,000 real calls, but inside
+//! `bench --logic --variant honeycomb --threads 1 hc25` hint p99 27.4-27.7 -> 31.5-33.2 ms
+//! and the rating slower than without it (56.8 s against 54.7 s); the bounds alone with
+//! the branches: no gain (perf share). Looping over the set bits of a per-digit cell mask:
+//! 0.8-0.95x per call.
 
 /// For a cell below 6 (a bit inside a word): the positions lacking that bit, and the shift
 /// that adds it.

@@ -383,14 +383,19 @@ impl<'a> Engine<'a> {
                 && masks.len() <= DIRECT_MAX + 1
                 && masks.iter().filter(|m| m.count_ones() == 1).count() >= 2;
         if direct {
-            let r = match run_rule::run_rule(masks, max) {
-                Some((allowed, must)) => RuleOut {
-                    allowed,
-                    must,
-                    broken: false,
-                },
-                None => RuleOut::BROKEN,
-            };
+            let r =
+                self.ctx
+                    .mem
+                    .rules
+                    .borrow_mut()
+                    .direct(sp.sig, masks, || match run_rule::run_rule(masks, max) {
+                        Some((allowed, must)) => RuleOut {
+                            allowed,
+                            must,
+                            broken: false,
+                        },
+                        None => RuleOut::BROKEN,
+                    });
             push_effects(cells, masks, &r, out);
             return (!r.broken).then_some(r);
         }
@@ -566,10 +571,12 @@ pub(super) fn masks_of(b: &Branch) -> Vec<u16> {
         .collect()
 }
 
-/// Runs up to this many cells are computed afresh on every ask: one pass over at most four
-/// words of states costs less than the memo's loads, which mostly miss the cache (the
-/// lookup was 28% of a hard honeycomb's walk, nearly all of it two loads; measured: the
-/// walk is 5% faster without it for runs up to 8 cells, slower for the 9-cell lines).
+/// Runs up to this many cells are computed afresh on a miss of the memo's small direct
+/// table: one pass over at most four words of states costs less than the big table's
+/// loads, which mostly miss the cache (the lookup was 28% of a hard honeycomb's walk,
+/// nearly all of it two loads; measured: the walk is 5% faster without it for runs up to 8
+/// cells, slower for the 9-cell lines). The direct table (128 KB) answers about a third of
+/// these asks.
 const DIRECT_MAX: usize = 8;
 
 /// The effects of rule result `r` on a house's `cells` with `masks`.
