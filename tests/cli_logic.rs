@@ -93,6 +93,14 @@ fn bad_puzzles_exit_1_and_bad_usage_exit_2() {
         .args(["rate", "/nonexistent/file.txt"])
         .assert()
         .code(2);
+    // A missing marks file is named as missing, not read as a mark grid.
+    termdoku()
+        .args(["hint", "--marks", "/nonexistent/marks.txt", EASY])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "/nonexistent/marks.txt: No such file",
+        ));
 }
 
 /// A position on the rating path of top1465 #1 where a Kraken fish (off the default path)

@@ -63,14 +63,10 @@ pub fn load_position(
             return Err(EXIT_PUZZLE);
         }
     }
-    let marks_text = match marks {
-        Some(m) if std::path::Path::new(m).is_file() => {
-            let bytes = format::read_small_file(std::path::Path::new(m)).map_err(|e| usage(&e))?;
-            Some((String::from_utf8_lossy(&bytes).into_owned(), m.to_string()))
-        }
-        Some(m) => Some((m.to_string(), "--marks".to_string())),
-        None => None,
-    };
+    let marks_text = marks
+        .map(marks::marks_argument)
+        .transpose()
+        .map_err(|e| usage(&e))?;
     let pos = marks::read_position(
         puzzle.as_ref(),
         marks_text.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),

@@ -236,18 +236,10 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
 /// Reads the pencil-mark grid and the placed entries for the job's puzzle, as
 /// `hint --marks --placed` does. Without a mark grid only the entries are printed.
 fn add_position(job: &mut Job, marks: Option<&str>, placed: Option<&str>) -> Result<(), i32> {
-    let text = match marks {
-        // A grid has a token per cell, so one word is a file's name, even a missing one.
-        Some(m)
-            if Path::new(m).is_file()
-                || !m.trim().is_empty() && !m.trim().contains(char::is_whitespace) =>
-        {
-            let bytes = format::read_small_file(Path::new(m)).map_err(usage)?;
-            Some((String::from_utf8_lossy(&bytes).into_owned(), m.to_string()))
-        }
-        Some(m) => Some((m.to_string(), "--marks".to_string())),
-        None => None,
-    };
+    let text = marks
+        .map(marks::marks_argument)
+        .transpose()
+        .map_err(usage)?;
     let pos = marks::read_position(
         Some(&job.puzzle),
         text.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),

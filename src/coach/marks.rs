@@ -225,6 +225,22 @@ fn parse_placed(line: &str, name: &str, g: &Geometry) -> Result<Vec<u8>, ParseEr
     Ok(out)
 }
 
+/// A `--marks` argument read: the mark grid's text and the name errors give it (the file's,
+/// or `--marks` for a grid given inline). A grid has a token per cell, so one word is a
+/// file's name, even a missing one (whose error then says so).
+pub fn marks_argument(arg: &str) -> Result<(String, String), ParseError> {
+    let word = !arg.trim().is_empty() && !arg.trim().contains(char::is_whitespace);
+    if word || std::path::Path::new(arg).is_file() {
+        let bytes = crate::format::read_small_file(std::path::Path::new(arg))?;
+        Ok((
+            String::from_utf8_lossy(&bytes).into_owned(),
+            arg.to_string(),
+        ))
+    } else {
+        Ok((arg.to_string(), "--marks".to_string()))
+    }
+}
+
 /// Reads a position. `puzzle` gives the givens and layout; without it, the grid must be a
 /// standard 9x9 one and every single-digit token is a placed cell. `marks` and `placed`
 /// are the mark grid and the `--placed` line (line format, `.` for empty), each with the
