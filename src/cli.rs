@@ -477,6 +477,13 @@ pub fn run(command: Command) -> i32 {
         }
         Command::Generate(args) => generate_command(args),
         Command::Export {
+            format, link: true, ..
+        } if format != ExportFormat::Fpuzzles => {
+            // Said, not dropped: the user asked for a link and would get a file instead.
+            eprintln!("termdoku: --link goes with --format fpuzzles");
+            EXIT_USAGE
+        }
+        Command::Export {
             format: ExportFormat::Lp,
             variant,
             puzzle,

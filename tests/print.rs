@@ -592,4 +592,19 @@ fn text_exports_take_index_and_output_like_the_printed_ones() {
                 "{option} goes with --format svg or pdf"
             )));
     }
+    // A share link is asked of f-puzzles alone; other formats say so.
+    for format in ["grid", "svg", "lp"] {
+        bin()
+            .args(["export", "--format", format, &killers, "--link"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "--link goes with --format fpuzzles",
+            ));
+    }
+    bin()
+        .args(["export", "--format", "fpuzzles", &killers, "--link"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("f-puzzles.com"));
 }
