@@ -5,7 +5,7 @@
 use super::{App, AskedFor, Changed, HintState, Pending, Tone};
 use crate::game::assist::HintStage;
 use crate::game::hints::{self, Hint};
-use crate::tui::effects::{Answer, Effect, Job, Reply};
+use crate::tui::effects::{Answer, Effect, Reply};
 
 /// The next hint of a board, asked for before the player wants it.
 #[derive(Clone, Debug)]
@@ -105,14 +105,9 @@ impl App {
         }
         self.next_effect += 1;
         let id = self.next_effect;
-        let solution = self.game.solution().map(<[u8]>::to_vec);
         self.effects.push(Effect {
             id,
-            job: Job::Hint {
-                grid: grid.clone(),
-                solution,
-                ahead: true,
-            },
+            job: self.hint_job(true),
         });
         self.ahead = Some(Ahead {
             id,

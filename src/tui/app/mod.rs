@@ -154,21 +154,23 @@ impl App {
     /// Queues a request for the worker from this board: the next hint, or with `path` the
     /// whole solution path; its answer is matched by id and by the board it was asked on.
     fn ask_worker(&mut self, path: bool) {
-        let grid = self.game.hint_grid();
-        let solution = self.game.solution().map(<[u8]>::to_vec);
         let (job, what) = if path {
+            let grid = self.game.hint_grid();
+            let solution = self.game.solution().map(<[u8]>::to_vec);
             (Job::Path { grid, solution }, AskedFor::Path)
         } else {
-            (
-                Job::Hint {
-                    grid,
-                    solution,
-                    ahead: false,
-                },
-                AskedFor::Hint,
-            )
+            (self.hint_job(false), AskedFor::Hint)
         };
         self.ask(job, what);
+    }
+
+    /// The next hint of this board, asked for now or ahead of the key.
+    fn hint_job(&self, ahead: bool) -> Job {
+        Job::Hint {
+            grid: self.game.hint_grid(),
+            solution: self.game.solution().map(<[u8]>::to_vec),
+            ahead,
+        }
     }
 
     /// Queues a job; a newer request replaces the one waited for.
