@@ -530,3 +530,37 @@ fn the_loader_reads_a_line_file_without_mistaking_it_for_a_grid() {
     assert_eq!(list.len(), 2);
     assert_eq!(write_line(&list[0]), "1.3..4.1.1.4.2..");
 }
+
+#[test]
+fn a_diagonal_exported_as_a_grid_reads_back_as_a_diagonal() {
+    let shipped = format!("{}/puzzles/diagonal-hard.txt", env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("d.txt");
+    termdoku()
+        .args([
+            "export",
+            "--format",
+            "grid",
+            "--variant",
+            "diagonal",
+            &shipped,
+            "-o",
+        ])
+        .arg(&grid)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&grid).unwrap();
+    assert!(text.starts_with("# diagonal"), "{text}");
+    let direct = termdoku()
+        .args(["solve", "--variant", "diagonal", &shipped])
+        .output()
+        .unwrap();
+    let first = String::from_utf8(direct.stdout).unwrap();
+    // No --variant: the grid's note carries the diagonal rule.
+    termdoku()
+        .arg("solve")
+        .arg(&grid)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", first.lines().next().unwrap()));
+}

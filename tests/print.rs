@@ -608,3 +608,51 @@ fn text_exports_take_index_and_output_like_the_printed_ones() {
         .success()
         .stdout(predicates::str::contains("f-puzzles.com"));
 }
+
+#[test]
+fn a_smaller_set_exported_into_a_folder_replaces_the_earlier_pages_and_keeps_the_rest() {
+    let lines: Vec<String> = std::fs::read_to_string(shipped("standard-6x6-easy.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let export = |count: usize| {
+        let file = dir.path().join(format!("set{count}.txt"));
+        std::fs::write(&file, lines[..count].join("\n")).unwrap();
+        bin()
+            .args(["export", "--format", "svg"])
+            .arg(&file)
+            .arg("-o")
+            .arg(dir.path().join("out"))
+            .assert()
+            .success()
+    };
+    export(3);
+    let out = dir.path().join("out");
+    // The user's own files: notes, and a page of theirs named like ours.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    std::fs::write(out.join("puzzle-9.svg"), "<svg>my own</svg>").unwrap();
+    let done = export(2);
+    let stderr = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
+    assert!(stderr.contains("removed 1 page"), "{stderr}");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "notes.txt",
+            "puzzle-001.svg",
+            "puzzle-002.svg",
+            "puzzle-9.svg"
+        ]
+    );
+    assert!(std::fs::read_to_string(out.join("puzzle-002.svg"))
+        .unwrap()
+        .contains("set2 No. 2"));
+}

@@ -329,6 +329,8 @@ fn make_booklet(title: &str, jobs: &[Job], per_page: usize, args: &PrintArgs) ->
 }
 
 /// One SVG per puzzle in `dir`, titled with the puzzle's own title or `base` and its number.
+/// Pages an earlier export left beyond the new set are removed, so the folder holds the
+/// set just written; only files named as this writes them and still as it wrote them go.
 fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
     if dir.exists() && !dir.is_dir() {
         return usage(format_args!(
@@ -342,18 +344,64 @@ fn svg_folder(dir: &Path, jobs: &[Job], args: &PrintArgs, base: &str) -> i32 {
         return usage(format_args!("{}: {e}", dir.display()));
     }
     let width = jobs.len().to_string().len().max(3);
+    let mut written = std::collections::HashSet::new();
     for (i, job) in jobs.iter().enumerate() {
         let title = match (&args.title, &job.puzzle.title) {
             (None, Some(t)) => t.clone(),
             _ => format!("{base} No. {}", i + 1),
         };
         let page = single_page(job, &title, args);
-        let file = dir.join(format!("puzzle-{:0width$}.svg", i + 1));
+        let name = format!("puzzle-{:0width$}.svg", i + 1);
+        let file = dir.join(&name);
         if let Err(e) = write_file(&file, svg::write(&page, &title).as_bytes()) {
             return usage(format_args!("{}: {e}", file.display()));
         }
+        written.insert(name);
+    }
+    let stale = earlier_pages(dir, &written);
+    let mut removed = 0;
+    for file in &stale {
+        match std::fs::remove_file(file) {
+            Ok(()) => removed += 1,
+            Err(e) => eprintln!("termdoku: {}: an earlier page kept: {e}", file.display()),
+        }
+    }
+    if removed > 0 {
+        eprintln!(
+            "termdoku: {}: removed {removed} page(s) of an earlier export beyond the {} written",
+            dir.display(),
+            jobs.len()
+        );
     }
     EXIT_OK
+}
+
+/// The pages of an earlier export in `dir` that are not in `written`: `puzzle-N.svg`
+/// files (any width of N) that begin as termdoku writes a page.
+fn earlier_pages(dir: &Path, written: &std::collections::HashSet<String>) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let number = name.strip_prefix("puzzle-")?.strip_suffix(".svg")?;
+            let ours = !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+                && !written.contains(&name);
+            ours.then(|| e.path())
+        })
+        .filter(|path| {
+            use std::io::Read;
+            let mut start = Vec::new();
+            let read = std::fs::File::open(path).and_then(|f| f.take(128).read_to_end(&mut start));
+            read.is_ok() && svg::written_here(&start)
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 fn write_out(args: &PrintArgs, bytes: &[u8]) -> i32 {

@@ -250,11 +250,44 @@ pub fn parse_grid(
         line: rows[0].line,
         ..end
     };
-    Puzzle::new(Layout::new(variant, size), givens).map_err(|e| super::puzzle_error(start, e))
+    let mut layout = Layout::new(variant, size);
+    if let Some(line) = diagonal_note(text, first_line, rows[0].line) {
+        if variant == Variant::Honeycomb {
+            return Err(ParseError::invalid(
+                Pos { line, ..start },
+                "a honeycomb has no diagonals: this grid's '# diagonal' note is for a square grid",
+            ));
+        }
+        if variant == Variant::Standard {
+            layout = Layout::new(Variant::Diagonal, size);
+        }
+        layout.diagonals = true;
+    }
+    Puzzle::new(layout, givens).map_err(|e| super::puzzle_error(start, e))
+}
+
+/// The note [`write_grid`] puts above a grid whose diagonals hold each digit once.
+const DIAGONAL_NOTE: &str = "# diagonal: both long diagonals hold each digit once";
+
+/// The line of a `# diagonal` note among the comments above the grid's first row
+/// (`first_row`), which carries the X rule that the grid's cells cannot show.
+fn diagonal_note(text: &str, first_line: usize, first_row: usize) -> Option<usize> {
+    text.lines()
+        .take(first_row.saturating_sub(first_line))
+        .position(|l| {
+            let t = l.trim_start_matches('\u{feff}').trim_start();
+            t.strip_prefix('#').is_some_and(|rest| {
+                let word = rest.trim_start();
+                word.get(..8)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("diagonal"))
+            })
+        })
+        .map(|i| first_line + i)
 }
 
 /// The grid form of a puzzle: boxes set apart by `|` and separator lines (honeycomb: its
-/// rows, centred). Killer cages and jigsaw regions do not fit in it.
+/// rows, centred). Killer cages and jigsaw regions do not fit in it; the X rule goes in a
+/// `# diagonal` note above the grid, which [`parse_grid`] reads back.
 pub fn write_grid(puzzle: &Puzzle) -> Result<String, String> {
     let g = puzzle.geometry();
     let cell = |c: usize| match puzzle.givens[c] {
@@ -311,6 +344,9 @@ pub fn write_grid(puzzle: &Puzzle) -> Result<String, String> {
             lines.push(sep);
         }
         lines.push(line);
+    }
+    if puzzle.layout.diagonals {
+        lines.insert(0, DIAGONAL_NOTE.to_string());
     }
     let mut out = lines.join("\n");
     out.push('\n');
@@ -401,6 +437,37 @@ mod tests {
         assert_eq!(p.layout.size, 16);
         assert_eq!(&p.givens[..3], &[1, 2, 3]);
         assert_eq!(p.givens[15], 16);
+    }
+
+    #[test]
+    fn the_diagonal_rule_is_carried_by_a_note_above_the_grid() {
+        for size in [6usize, 9] {
+            let givens: Vec<u8> = (0..size * size)
+                .map(|i| if i % 5 == 0 { (i % size + 1) as u8 } else { 0 })
+                .collect();
+            let p = Puzzle::new(Layout::new(Variant::Diagonal, size), givens).unwrap();
+            let text = write_grid(&p).unwrap();
+            assert!(text.starts_with("# diagonal"), "{text}");
+            // Read back with no --variant (standard), as a user would.
+            let q = parse_grid(&text, Variant::Standard, "g", 1).unwrap();
+            assert_eq!(q.variant(), Variant::Diagonal);
+            assert!(q.layout.diagonals);
+            assert_eq!(q.givens, p.givens);
+        }
+        let hc = Puzzle::new(Layout::new(Variant::Honeycomb, 9), vec![0; 61]).unwrap();
+        let e = parse_grid(
+            &format!("# Diagonal\n{}", write_grid(&hc).unwrap()),
+            Variant::Honeycomb,
+            "g",
+            1,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("g:1:1: a honeycomb has no diagonals"), "{e}");
+        // A note after the grid's first row is no header.
+        let later = PASTED.replacen('\n', "\n# diagonal\n", 1);
+        let p = parse_grid(&later, Variant::Standard, "g", 1).unwrap();
+        assert!(!p.layout.diagonals);
     }
 
     #[test]

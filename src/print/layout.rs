@@ -637,7 +637,8 @@ impl Paper {
 pub const MARGIN: f32 = 50.0;
 
 /// A page with one puzzle: title, a subtitle (variant, size, difficulty) and the grid as
-/// large as the page allows.
+/// large as the page allows, the whole block centred on the page (a grid at the top of
+/// the sheet left a quarter of it empty below).
 pub fn puzzle_page(
     paper: Paper,
     title: &str,
@@ -647,11 +648,22 @@ pub fn puzzle_page(
 ) -> Page {
     let (width, height) = paper.size();
     let inner = width - 2.0 * MARGIN;
+    // The block starts at the top of the title's capitals; the grid GRID_TOP below.
+    const TITLE: f32 = 22.0;
+    let title_top = TITLE * DIGIT_HEIGHT;
+    const GRID_TOP: f32 = 66.0;
+    let side = inner.min(height - 2.0 * MARGIN - GRID_TOP);
+    let mut grid = Vec::new();
+    draw_puzzle(&mut grid, puzzle, fill, (width - side) / 2.0, 0.0, side);
+    // A honeycomb is wider than tall: centre what is inked, not the square it fits in.
+    let (ink_top, ink_bottom) = vertical_ink(&grid).unwrap_or((0.0, side));
+    let block = GRID_TOP + (ink_bottom - ink_top);
+    let y0 = MARGIN + ((height - 2.0 * MARGIN - block) / 2.0).max(0.0);
     let mut items = vec![
         fitted_text(
             title,
-            (width / 2.0, MARGIN + 20.0),
-            22.0,
+            (width / 2.0, y0 + title_top),
+            TITLE,
             8.0,
             inner,
             Anchor::Middle,
@@ -659,7 +671,7 @@ pub fn puzzle_page(
         ),
         fitted_text(
             subtitle,
-            (width / 2.0, MARGIN + 42.0),
+            (width / 2.0, y0 + title_top + 22.0),
             12.0,
             6.0,
             inner,
@@ -667,13 +679,70 @@ pub fn puzzle_page(
             false,
         ),
     ];
-    let top = MARGIN + 70.0;
-    let side = inner.min(height - top - MARGIN);
-    draw_puzzle(&mut items, puzzle, fill, (width - side) / 2.0, top, side);
+    let dy = y0 + GRID_TOP - ink_top;
+    items.extend(grid.into_iter().map(|item| shifted(item, dy)));
     Page {
         width,
         height,
         items,
+    }
+}
+
+/// The top and bottom of what `items` ink (strokes included; text from its digits' top to
+/// its baseline).
+fn vertical_ink(items: &[Item]) -> Option<(f32, f32)> {
+    let spans = items.iter().flat_map(|item| -> Vec<(f32, f32)> {
+        match item {
+            Item::Line { from, to, stroke } => {
+                let h = stroke.width / 2.0;
+                vec![(from.1.min(to.1) - h, from.1.max(to.1) + h)]
+            }
+            Item::Polygon { points, stroke, .. } => {
+                let h = stroke.map_or(0.0, |s| s.width / 2.0);
+                points.iter().map(|p| (p.1 - h, p.1 + h)).collect()
+            }
+            Item::Text { at, size, .. } => vec![(at.1 - size * DIGIT_HEIGHT, at.1)],
+        }
+    });
+    spans.fold(None, |acc, (lo, hi)| match acc {
+        None => Some((lo, hi)),
+        Some((a, b)) => Some((a.min(lo), b.max(hi))),
+    })
+}
+
+/// `item` moved down by `dy`.
+fn shifted(item: Item, dy: f32) -> Item {
+    let down = |p: Pt| (p.0, p.1 + dy);
+    match item {
+        Item::Line { from, to, stroke } => Item::Line {
+            from: down(from),
+            to: down(to),
+            stroke,
+        },
+        Item::Polygon {
+            points,
+            fill,
+            stroke,
+        } => Item::Polygon {
+            points: points.into_iter().map(down).collect(),
+            fill,
+            stroke,
+        },
+        Item::Text {
+            at,
+            size,
+            text,
+            anchor,
+            bold,
+            color,
+        } => Item::Text {
+            at: down(at),
+            size,
+            text,
+            anchor,
+            bold,
+            color,
+        },
     }
 }
 
@@ -708,6 +777,39 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_single_puzzle_page_is_centred_top_to_bottom() {
+        for variant in [Variant::Standard, Variant::Honeycomb, Variant::Killer] {
+            let size = if variant == Variant::Standard { 6 } else { 9 };
+            let p = Puzzle::new(
+                Layout::new(variant, size),
+                vec![0; Layout::new(variant, size).cell_count()],
+            )
+            .unwrap();
+            for paper in Paper::ALL {
+                let page = puzzle_page(paper, "Title", "sub", &p, &Fill::default());
+                let (top, bottom) = vertical_ink(&page.items).unwrap();
+                let above = top;
+                let below = page.height - bottom;
+                assert!(above >= MARGIN - 1.0, "{variant} {paper:?}: {above}");
+                assert!(
+                    (above - below).abs() < 4.0,
+                    "{variant} {paper:?}: {above} above, {below} below"
+                );
+                // The title stays above the grid.
+                let Item::Text { at, .. } = &page.items[1] else {
+                    panic!()
+                };
+                let (grid_top, _) = vertical_ink(&page.items[2..]).unwrap();
+                assert!(
+                    at.1 + 10.0 < grid_top,
+                    "{variant}: subtitle {} grid {grid_top}",
+                    at.1
+                );
+            }
+        }
     }
 
     #[test]

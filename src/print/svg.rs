@@ -47,13 +47,22 @@ fn stroke_attrs(out: &mut String, s: &Stroke) {
     }
 }
 
+/// How every page this writer makes begins: a file that does not begin so was not written
+/// by termdoku (or was edited since), and an export never removes it.
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"";
+
+/// Whether `start` (a file's first bytes) is how [`write`] begins a page.
+pub fn written_here(start: &[u8]) -> bool {
+    start.starts_with(HEAD.as_bytes())
+}
+
 /// The SVG text of a page; `title` goes in the document's `<title>`.
 pub fn write(page: &Page, title: &str) -> String {
     let mut out = String::with_capacity(64 * page.items.len() + 512);
-    let _ = writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    out.push_str(HEAD);
     let _ = writeln!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.2}pt\" height=\"{h:.2}pt\" viewBox=\"0 0 {w:.2} {h:.2}\">",
+        "{w:.2}pt\" height=\"{h:.2}pt\" viewBox=\"0 0 {w:.2} {h:.2}\">",
         w = page.width,
         h = page.height
     );
