@@ -1,7 +1,7 @@
 //! The line format: one puzzle per line, row-major, a digit for a given and `.` or `0` for
 //! an empty cell, optionally followed by whitespace or `#` and a comment.
 
-use super::{describe_byte, ParseError, Pos};
+use super::{describe_at, ParseError, Pos};
 use crate::geometry::{char_digit, digit_char};
 use crate::puzzle::{Geometries, Layout, Puzzle, Variant};
 use std::io::BufRead;
@@ -118,7 +118,7 @@ fn parse_line_measured(
                     _ => {
                         return Err(ParseError::Unexpected {
                             pos: pos(i + 1),
-                            found: describe_byte(b),
+                            found: describe_at(bytes, i),
                             expected: "a digit, '.' or '0'".into(),
                         })
                     }
@@ -413,6 +413,25 @@ mod tests {
         assert_eq!((line, p.map(|p| write_line(&p))), (1, Some(P.to_string())));
         let err = reader.next().unwrap().unwrap_err();
         assert!(err.to_string().starts_with("ws:2:2: 80 cells"), "{err}");
+    }
+
+    #[test]
+    fn a_pasted_character_beyond_ascii_is_named_whole() {
+        for (c, found) in [
+            ("é", "'é'"),
+            ("\u{a0}", "non-ASCII space U+00A0"),
+            ("\u{200b}", "invisible character U+200B"),
+            ("１", "'１'"),
+        ] {
+            let line = format!("{}{c}{}", &P[..40], &P[41..]);
+            let err = parse_line(line.as_bytes(), Variant::Standard, "p", 1)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with(&format!("p:1:41: unexpected {found} (")),
+                "{err}"
+            );
+        }
     }
 
     #[test]

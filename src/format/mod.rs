@@ -79,6 +79,33 @@ pub(crate) fn describe_byte(b: u8) -> String {
     }
 }
 
+/// Describes what starts at `bytes[i]`: a byte as [`describe_byte`] does, or the whole
+/// character when it is valid UTF-8 beyond ASCII (a pasted 'é' or no-break space is named,
+/// not left as its first byte).
+pub(crate) fn describe_at(bytes: &[u8], i: usize) -> String {
+    let Some(&b) = bytes.get(i) else {
+        return "the end".into();
+    };
+    if b.is_ascii() {
+        return describe_byte(b);
+    }
+    let end = (i + 4).min(bytes.len());
+    let c = match std::str::from_utf8(&bytes[i..end]) {
+        Ok(s) => s.chars().next(),
+        Err(e) => std::str::from_utf8(&bytes[i..i + e.valid_up_to()])
+            .ok()
+            .and_then(|s| s.chars().next()),
+    };
+    match c {
+        Some(c) if c.is_whitespace() => format!("non-ASCII space U+{:04X}", u32::from(c)),
+        Some(c @ ('\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}')) => {
+            format!("invisible character U+{:04X}", u32::from(c))
+        }
+        Some(c) if !c.is_control() => format!("'{c}'"),
+        _ => describe_byte(b),
+    }
+}
+
 /// 1-based line and column of a byte offset in `text` (columns count characters).
 pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
