@@ -266,6 +266,35 @@ fn hint_ladder_climbs_then_applies_undoably() {
     assert_eq!(a.game.remaining(), before);
 }
 
+#[test]
+fn a_hint_on_show_when_the_game_is_left_comes_back_at_its_rung_uncounted() {
+    let mut a = app(Variant::Standard);
+    a.press("H H");
+    assert_eq!(a.hint.as_ref().unwrap().stage, 2);
+    let shown = a.hint.as_ref().unwrap().hint.clone();
+    // Quit (or a kill after the autosave) and come back.
+    let json = termdoku::game::save::SaveFile::from_game(&a.game, a.cursor, false)
+        .to_json()
+        .unwrap();
+    let (game, _, _) = termdoku::game::save::parse_save(json.as_bytes()).unwrap();
+    let mut b = Session::new(App::new(game, Config::default(), true, false).unwrap());
+    b.press("H");
+    assert_eq!(b.hint.as_ref().map(|h| h.stage), Some(2));
+    assert_eq!(b.hint.as_ref().unwrap().hint, shown);
+    assert_eq!((b.game.assists.hints, b.game.assists.techniques), (1, 1));
+    // Dismissed and asked again on the same board: the same rung, still one hint.
+    b.press("<esc> H");
+    assert_eq!(b.hint.as_ref().map(|h| h.stage), Some(2));
+    assert_eq!(b.game.assists.hints, 1);
+    // The next rung is new help, and counted.
+    b.press("H");
+    assert_eq!(b.game.assists.full_steps, 1);
+    // On a changed board a hint is a new one.
+    b.press("H H");
+    assert_eq!(b.hint.as_ref().map(|h| h.stage), Some(1));
+    assert_eq!(b.game.assists.hints, 2);
+}
+
 /// Waits for a hint worked out in the background, as the event loop does between keys.
 fn wait_for_hint(a: &mut Session) {
     let start = std::time::Instant::now();

@@ -23,6 +23,11 @@ pub struct Assists {
     pub finished: bool,
     /// Digits revealed from the solution.
     pub reveals: u32,
+    /// The board a hint was on show for ([`crate::game::Game::board_key`]) and the rung
+    /// it reached: asked again on that board (after a dismissal, or in a game resumed
+    /// after a quit or a kill) the hint comes back at that rung and is not counted twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<(u64, u8)>,
 }
 
 /// How far up the hint ladder a hint went.

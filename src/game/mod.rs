@@ -112,6 +112,21 @@ impl Game {
         &self.marks
     }
 
+    /// A fingerprint of the entries and pencil marks (FNV-1a), the same from run to run:
+    /// the board a hint on show belongs to.
+    pub fn board_key(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        self.values.iter().for_each(|&v| eat(v));
+        for m in &self.marks {
+            m.0.to_le_bytes().into_iter().for_each(&mut eat);
+        }
+        h
+    }
+
     pub fn is_given(&self, cell: Cell) -> bool {
         self.puzzle.givens.get(cell).is_some_and(|&d| d != 0)
     }

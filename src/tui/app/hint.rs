@@ -40,6 +40,7 @@ impl App {
                     }
                 }
                 self.game.assists.hint_reached(stage);
+                self.game.assists.ladder = Some((self.game.board_key(), state.stage));
                 self.dirty = true;
                 return Changed::View;
             }
@@ -52,9 +53,7 @@ impl App {
         if let Some(&cell) = self.game.deviations().first() {
             let g = self.game.geometry();
             let hint = hints::wrong_entry(g, cell, self.game.value(cell));
-            self.hint = Some(HintState { hint, stage: 1 });
-            self.game.assists.hint_reached(HintStage::Nudge);
-            self.dirty = true;
+            self.put_on_show(hint);
             return Changed::View;
         }
         if self.pending.is_some() {
@@ -190,9 +189,7 @@ impl App {
     fn show_hint(&mut self, hint: Option<Hint>) {
         match hint {
             Some(hint) => {
-                self.hint = Some(HintState { hint, stage: 1 });
-                self.game.assists.hint_reached(HintStage::Nudge);
-                self.dirty = true;
+                self.put_on_show(hint);
                 self.message = None;
             }
             None => self.say(
@@ -204,5 +201,22 @@ impl App {
                 },
             ),
         }
+    }
+
+    /// Puts `hint` on show at the rung a hint reached on this board before (one dismissed
+    /// and asked again, or on show when the game was left), counting nothing; else at the
+    /// nudge, counted.
+    fn put_on_show(&mut self, hint: Hint) {
+        let key = self.game.board_key();
+        let stage = match self.game.assists.ladder {
+            Some((k, rung)) if k == key && (1..=3).contains(&rung) => rung,
+            _ => {
+                self.game.assists.hint_reached(HintStage::Nudge);
+                self.game.assists.ladder = Some((key, 1));
+                1
+            }
+        };
+        self.hint = Some(HintState { hint, stage });
+        self.dirty = true;
     }
 }
