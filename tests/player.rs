@@ -455,6 +455,12 @@ fn sixteen_by_sixteen_takes_letters_as_digits() {
     assert_eq!(a.game.value(0), 16);
     a.press("F");
     assert!(!a.game.marks(1).contains(16));
+    // Capital letters, as the board and the digit bar show the digits, place them too.
+    a.press("lA lB lE");
+    assert_eq!(
+        (a.game.value(1), a.game.value(2), a.game.value(3)),
+        (10, 11, 14)
+    );
 }
 
 #[test]

@@ -237,6 +237,17 @@ impl Keymap {
             if let Some(&c) = self.wide.get(&key) {
                 return Some(c);
             }
+            // The board and the digit bar show A-G: a capital with no command of its own
+            // here (A, D, E, G by default, and B, a honeycomb's slanted move) is the digit
+            // its small letter is bound to.
+            if let Key::Char(ch @ 'A'..='G') = key {
+                if self.main.get(&key).is_none_or(|c| c.is_slanted_move()) {
+                    let small = Key::Char(ch.to_ascii_lowercase());
+                    if let Some(&c) = self.wide.get(&small) {
+                        return Some(c);
+                    }
+                }
+            }
         }
         self.main.get(&key).copied()
     }
@@ -287,5 +298,11 @@ mod tests {
         let km = Keymap::new(&Config::default()).unwrap();
         assert_eq!(km.lookup(Key::Char('a'), 9), Some(Command::FillCandidates));
         assert_eq!(km.lookup(Key::Char('a'), 16), Some(Command::Digit10));
+        // Capitals as the board shows them, unless a command has the capital.
+        assert_eq!(km.lookup(Key::Char('A'), 16), Some(Command::Digit10));
+        assert_eq!(km.lookup(Key::Char('G'), 16), Some(Command::Digit16));
+        assert_eq!(km.lookup(Key::Char('B'), 16), Some(Command::Digit11));
+        assert_eq!(km.lookup(Key::Char('F'), 16), Some(Command::FillCandidates));
+        assert_eq!(km.lookup(Key::Char('A'), 9), None);
     }
 }
