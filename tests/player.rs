@@ -295,6 +295,32 @@ fn a_hint_on_show_when_the_game_is_left_comes_back_at_its_rung_uncounted() {
     assert_eq!(b.game.assists.hints, 2);
 }
 
+#[test]
+fn a_full_step_shows_the_digit_to_place_where_no_marks_are_drawn() {
+    // 60x20: a 9x9 grid without its mark grid, as 16x16 at 80x24.
+    let mut a = app(Variant::Standard);
+    a.press("H H");
+    let row_line = |a: &Session| {
+        let hint = &a.hint.as_ref().unwrap().hint;
+        let place = hint.placements[0];
+        let (r, _) = a.game.geometry().coords(place.cell);
+        let screen = text(&render(a, 60, 20));
+        let line = screen
+            .lines()
+            .find(|l| l.starts_with(&format!("{r} ")))
+            .unwrap();
+        // The board's part of the line: the panel beside it says the digit in words.
+        let line = line[..line.rfind('┃').unwrap()].to_string();
+        let digit = termdoku::geometry::digit_char(place.digit);
+        (line.matches(digit).count(), line)
+    };
+    let (before, _) = row_line(&a);
+    a.press("H");
+    assert_eq!(a.hint.as_ref().unwrap().stage, 3);
+    let (after, line) = row_line(&a);
+    assert_eq!(after, before + 1, "{line}");
+}
+
 /// Waits for a hint worked out in the background, as the event loop does between keys.
 fn wait_for_hint(a: &mut Session) {
     let start = std::time::Instant::now();

@@ -635,6 +635,13 @@ fn draw_cell(
                             let chr = digit_char(cand.digit);
                             put(buf, x0 + dx, y0 + dy, chr, t.candidate.patch(style));
                         }
+                        // Without a mark grid (a small terminal, 16x16 at 80x24) the digit
+                        // to place takes the dot's place: colour alone would hide it.
+                        None if value == 0 && hl.role == crate::solver::logic::Role::Placement => {
+                            whole(buf, style);
+                            let chr = digit_char(cand.digit);
+                            put(buf, x0 + vx, y0 + vy, chr, t.candidate.patch(style));
+                        }
                         None => whole(buf, style),
                     }
                 }
