@@ -291,6 +291,17 @@ impl NewGame {
                     path.pop();
                     *error = None;
                 }
+                // As in a shell: ctrl-u clears the line, ctrl-w takes back the last part
+                // of the path (up to its '/').
+                Key::Ctrl('u') => {
+                    path.clear();
+                    *error = None;
+                }
+                Key::Ctrl('w') => {
+                    let kept = path.trim_end_matches('/').rfind('/').map_or(0, |i| i + 1);
+                    path.truncate(kept);
+                    *error = None;
+                }
                 Key::Enter => return self.choose(),
                 Key::Esc => return self.back(),
                 Key::Ctrl('c') => return Outcome::Quit,
@@ -715,5 +726,21 @@ mod tests {
         assert!(matches!(&m.step, Step::File { error: Some(_), .. }));
         m.key(Key::Char('x'));
         assert!(matches!(&m.step, Step::File { error: None, .. }));
+        // ctrl-w takes back one part of the path, ctrl-u the whole line.
+        m.key(Key::Ctrl('u'));
+        for c in "/tmp/p/a.txt".chars() {
+            m.key(Key::Char(c));
+        }
+        m.key(Key::Ctrl('w'));
+        for c in "b.txt".chars() {
+            m.key(Key::Char(c));
+        }
+        assert_eq!(m.key(Key::Enter), Outcome::Open("/tmp/p/b.txt".into()));
+        m.key(Key::Ctrl('w'));
+        m.key(Key::Ctrl('w'));
+        assert_eq!(m.key(Key::Enter), Outcome::Open("/tmp/".into()));
+        m.key(Key::Ctrl('u'));
+        m.key(Key::Char('c'));
+        assert_eq!(m.key(Key::Enter), Outcome::Open("c".into()));
     }
 }

@@ -194,7 +194,7 @@ pub fn new_game(menu: &NewGame, area: Rect, ascii: bool, buf: &mut Buffer) {
                 asks: "A puzzle file (line format, TOML, collection):",
                 typed: path,
                 error: error.as_deref(),
-                keys: "enter opens, esc back",
+                keys: "enter opens, ctrl-u clears, esc back",
             },
             ascii,
             buf,
