@@ -205,6 +205,14 @@ fn the_picker_suggests_weak_techniques_and_says_what_it_leaves_out() {
         screen.contains("Train on standard: technique (* suggested)"),
         "{screen}"
     );
+    // The list is longer than the box: where the selection is, and that it scrolls.
+    let at = format!(" 1/{} ", s.train_menu.list.items.len());
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.starts_with('└') && l.contains(&at)),
+        "{screen}"
+    );
     insta::assert_snapshot!("train_picker_80x24", screen);
     // Techniques without drills on the variant come last, named, and say so when chosen.
     let (_, footer) = s.train_menu_text();

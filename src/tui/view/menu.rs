@@ -130,6 +130,15 @@ pub fn draw_list(
             Style::default().add_modifier(Modifier::DIM),
         );
     }
+    // A list longer than its box says where the selection is and that it scrolls.
+    if list.items.len() > usize::from(b.rows.height) {
+        let at = format!(" {}/{} ", list.selected + 1, list.items.len());
+        let w = at.chars().count() as u16;
+        if b.frame.width >= w + 4 {
+            let x = b.frame.right() - w - 2;
+            buf.set_string(x, b.frame.bottom().saturating_sub(1), at, Style::default());
+        }
+    }
     b
 }
 
