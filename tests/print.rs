@@ -656,3 +656,22 @@ fn a_smaller_set_exported_into_a_folder_replaces_the_earlier_pages_and_keeps_the
         .unwrap()
         .contains("set2 No. 2"));
 }
+
+#[test]
+fn a_puzzle_whose_givens_clash_is_printed_with_a_warning() {
+    let clash = format!("55{}", ".".repeat(79));
+    bin()
+        .args(["export", "--format", "svg", &clash])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("<?xml"))
+        .stderr(predicates::str::contains(
+            "warning: <arg>: invalid: r1c1 and r1c2 both hold 5",
+        ));
+    let good = format!("5{}", ".".repeat(80));
+    bin()
+        .args(["export", "--format", "svg", &good])
+        .assert()
+        .success()
+        .stderr("");
+}

@@ -186,6 +186,23 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
             }
         }
     }
+    // A puzzle whose givens break its rules is printed as asked, but not in silence: a
+    // page to solve that cannot be solved is worth a word.
+    for (k, job) in jobs.iter().enumerate() {
+        if !job.puzzle.conflicts().is_empty() {
+            let no = args.index.map_or(k + 1, |i| i as usize);
+            let number = if count > 1 {
+                format!(" No. {no}")
+            } else {
+                String::new()
+            };
+            let name = if from_file { arg } else { "<arg>" };
+            eprintln!(
+                "termdoku: warning: {name}{number}: {}; printed as it is",
+                super::clash_message(&job.puzzle)
+            );
+        }
+    }
     let number = args.index.unwrap_or(1);
     let title_of = |p: &Puzzle| {
         args.title
