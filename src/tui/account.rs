@@ -205,16 +205,7 @@ impl App {
         };
         match &mut a.step {
             Step::Name { typed, error } => match key {
-                Key::Char(c) => {
-                    if typed.chars().count() < 40 {
-                        typed.push(c);
-                    }
-                    *error = None;
-                }
-                Key::Backspace => {
-                    typed.pop();
-                    *error = None;
-                }
+                k if crate::tui::keys::edit_line(typed, k, 40) => *error = None,
                 Key::Esc => a.step = Step::List,
                 Key::Ctrl('c') => self.quit = true,
                 Key::Enter => {
@@ -227,10 +218,7 @@ impl App {
                 _ => {}
             },
             Step::Delete { typed } => match key {
-                Key::Char(c) if typed.len() < 20 => typed.push(c),
-                Key::Backspace => {
-                    typed.pop();
-                }
+                k if crate::tui::keys::edit_line(typed, k, 20) => {}
                 Key::Esc => a.step = Step::List,
                 Key::Ctrl('c') => self.quit = true,
                 Key::Enter if typed.trim() == DELETE_WORD => a.requests.push(Request::Delete),

@@ -130,6 +130,30 @@ pub fn parse_sequence(keys: &str) -> Vec<Key> {
     out
 }
 
+/// A key typed into a one-line prompt, edited as in a shell: a character is added (up to
+/// `max` characters), backspace takes one back, ctrl-u clears the line, ctrl-w takes back
+/// the last word (up to a space or a '/', so one part of a path). False for any other key.
+pub fn edit_line(line: &mut String, key: Key, max: usize) -> bool {
+    match key {
+        Key::Char(c) => {
+            if line.chars().count() < max {
+                line.push(c);
+            }
+        }
+        Key::Backspace => {
+            line.pop();
+        }
+        Key::Ctrl('u') => line.clear(),
+        Key::Ctrl('w') => {
+            let word = |c: char| c == '/' || c == ' ';
+            let kept = line.trim_end_matches(word).rfind(word).map_or(0, |i| i + 1);
+            line.truncate(kept);
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// The keys bound to one command: one key name or a list of them in `config.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct KeyList(pub Vec<Key>);
@@ -304,5 +328,26 @@ mod tests {
         assert_eq!(km.lookup(Key::Char('B'), 16), Some(Command::Digit11));
         assert_eq!(km.lookup(Key::Char('F'), 16), Some(Command::FillCandidates));
         assert_eq!(km.lookup(Key::Char('A'), 9), None);
+    }
+
+    #[test]
+    fn a_prompt_line_is_edited_as_in_a_shell() {
+        let mut line = String::new();
+        for k in parse_sequence("/tmp/p/a.txt") {
+            assert!(edit_line(&mut line, k, 40));
+        }
+        edit_line(&mut line, Key::Ctrl('w'), 40);
+        assert_eq!(line, "/tmp/p/");
+        edit_line(&mut line, Key::Ctrl('w'), 40);
+        assert_eq!(line, "/tmp/");
+        edit_line(&mut line, Key::Backspace, 40);
+        assert_eq!(line, "/tmp");
+        edit_line(&mut line, Key::Ctrl('u'), 40);
+        assert_eq!(line, "");
+        for k in parse_sequence("abcdef") {
+            edit_line(&mut line, k, 3);
+        }
+        assert_eq!(line, "abc", "the line stops at its length");
+        assert!(!edit_line(&mut line, Key::Enter, 40));
     }
 }

@@ -282,26 +282,11 @@ impl NewGame {
     /// prompt keys type.
     pub fn key(&mut self, key: Key) -> Outcome {
         if let Step::File { path, error } = &mut self.step {
+            if crate::tui::keys::edit_line(path, key, usize::MAX) {
+                *error = None;
+                return Outcome::Stay;
+            }
             match key {
-                Key::Char(c) => {
-                    path.push(c);
-                    *error = None;
-                }
-                Key::Backspace => {
-                    path.pop();
-                    *error = None;
-                }
-                // As in a shell: ctrl-u clears the line, ctrl-w takes back the last part
-                // of the path (up to its '/').
-                Key::Ctrl('u') => {
-                    path.clear();
-                    *error = None;
-                }
-                Key::Ctrl('w') => {
-                    let kept = path.trim_end_matches('/').rfind('/').map_or(0, |i| i + 1);
-                    path.truncate(kept);
-                    *error = None;
-                }
                 Key::Enter => return self.choose(),
                 Key::Esc => return self.back(),
                 Key::Ctrl('c') => return Outcome::Quit,
