@@ -119,8 +119,20 @@ fn parse_line_measured(
                         return Err(ParseError::Unexpected {
                             pos: pos(i + 1),
                             found: describe_at(bytes, i),
-                            expected: "a digit, '.' or '0'".into(),
-                        })
+                            // Letters only where the line is long enough to be 16x16.
+                            expected: if max_digit > 9
+                                && body
+                                    .iter()
+                                    .take_while(|&&b| !b.is_ascii_whitespace() && b != b'#')
+                                    .count()
+                                    >= 256
+                            {
+                                "a digit, a letter A-G (16x16), '.' or '0'"
+                            } else {
+                                "a digit, '.' or '0'"
+                            }
+                            .into(),
+                        });
                     }
                 },
             };
@@ -321,6 +333,17 @@ mod tests {
             .unwrap();
         assert_eq!(write_line(&p), P);
         assert_eq!(p.given_count(), 17);
+    }
+
+    #[test]
+    fn a_stray_character_in_a_sixteen_line_names_the_letters() {
+        let mut line = ".".repeat(256);
+        line.replace_range(99..100, "H");
+        let err = parse_line(line.as_bytes(), Variant::Standard, "p", 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "p:1:100: unexpected 'H' (expected a digit, a letter A-G (16x16), '.' or '0')"
+        );
     }
 
     #[test]
