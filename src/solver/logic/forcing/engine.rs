@@ -495,9 +495,9 @@ impl<'a> Engine<'a> {
             self.run(&mut b, &mut queue, mode);
             return b;
         }
-        // Known and nested levels start with the plain net (their propagation is the net's),
-        // and clear the queue before they use it.
-        let mut b = self.plain_net(assume);
+        // Known and nested levels start with a copy of the plain net (their propagation is
+        // the net's), and clear the queue before they use it.
+        let mut b = Rc::unwrap_or_clone(self.net(assume));
         let mut queue = Vec::with_capacity(256);
         if mode == Mode::Known {
             self.nest_known(&mut b, &mut queue, assume);
@@ -510,9 +510,9 @@ impl<'a> Engine<'a> {
 }
 
 impl Engine<'_> {
-    /// The plain net of `assume`: kept for the position when this engine's nets are the
-    /// shared ones (see [`PlainNets`]), and taken from there when made before.
-    fn plain_net(&self, assume: Fact) -> Branch {
+    /// The plain net of `assume`, for reading: kept for the position when this engine's
+    /// nets are the shared ones (see [`PlainNets`]), and taken from there when made before.
+    pub(super) fn net(&self, assume: Fact) -> Rc<Branch> {
         // Nets of a candidate set false are cheaper made than kept (measured).
         let shared = self.shares_nets() && unfact(assume).2;
         let store = &self.ctx.cache.forcing_nets;
@@ -525,6 +525,7 @@ impl Engine<'_> {
         let mut queue = Vec::with_capacity(256);
         self.derive(&mut b, assume, NONE, &mut queue);
         self.run(&mut b, &mut queue, Mode::Net);
+        let b = Rc::new(b);
         if shared {
             store.put(self.ctx.geo.cell_count(), assume, &b);
         }
