@@ -285,7 +285,8 @@ impl<'a> Engine<'a> {
             let mut memo = self.memo.borrow_mut();
             let e = memo.entry(key).or_insert_with(|| {
                 let mut out = Vec::new();
-                self.rule_effects(h, &self.start_masks(h, f), &mut out);
+                let masks = self.start_masks(h, f);
+                self.rule_effects(h, &masks, closed_key(&masks), &mut out);
                 out
             });
             effects.extend_from_slice(e);
@@ -304,14 +305,10 @@ impl<'a> Engine<'a> {
                 b.effects = effects;
                 return;
             }
-            if let Some(r) = self.rule_effects(h, masks, &mut effects) {
+            if let Some(after) = self.rule_effects(h, masks, key, &mut effects) {
                 if let Some(k) = b.closed.get_mut(h) {
                     // Where the effects below leave the cells (unless the grid breaks).
-                    let mut after = [0u16; 16];
-                    for ((a, &m), &k) in after.iter_mut().zip(masks).zip(&r.allowed) {
-                        *a = m & k;
-                    }
-                    *k = closed_key(&after[..masks.len()]);
+                    *k = after;
                 }
             }
         }
@@ -362,15 +359,18 @@ impl<'a> Engine<'a> {
             .collect()
     }
 
-    /// What the rule of run or cage `h` concludes from its cells' masks: digits outside
-    /// every feasible set go, a digit every feasible set holds with one place goes there,
-    /// and no feasible set at all is a contradiction.
+    /// What the rule of run or cage `h` concludes from its cells' masks (`key`: the same
+    /// packed by [`closed_key`]): digits outside every feasible set go, a digit every
+    /// feasible set holds with one place goes there, and no feasible set at all is a
+    /// contradiction. Returns the closed key of the masks once these effects are applied
+    /// (None when the grid breaks).
     pub(super) fn rule_effects(
         &self,
         h: HouseId,
         masks: &[u16],
+        key: u128,
         out: &mut Vec<Effect>,
-    ) -> Option<RuleOut> {
+    ) -> Option<u128> {
         let sp = self.special[h].as_ref()?;
         let cells = &self.ctx.geo.house(h).cells;
         let (kind, _, max, _) = sp.sig;
@@ -382,6 +382,24 @@ impl<'a> Engine<'a> {
             || one_window
                 && masks.len() <= DIRECT_MAX + 1
                 && masks.iter().filter(|m| m.count_ones() == 1).count() >= 2;
+        let packed = match key {
+            0 => None,
+            k => rule_memo::with_sig(sp.sig, k),
+        };
+        if let (true, Some(k)) = (direct, packed) {
+            let p = self.ctx.mem.rules.borrow_mut().direct_packed(k, || {
+                let r = match run_rule::run_rule(masks, max) {
+                    Some((allowed, must)) => RuleOut {
+                        allowed,
+                        must,
+                        broken: false,
+                    },
+                    None => RuleOut::BROKEN,
+                };
+                rule_memo::pack_out(&r, masks.len())
+            });
+            return push_packed(cells, masks, key, p, out);
+        }
         if direct {
             let r =
                 self.ctx
@@ -397,7 +415,7 @@ impl<'a> Engine<'a> {
                         None => RuleOut::BROKEN,
                     });
             push_effects(cells, masks, &r, out);
-            return (!r.broken).then_some(r);
+            return (!r.broken).then(|| closed_after(masks, &r));
         }
         // One borrow per lookup and per insert: computing a result asks no rule.
         let hit = self.ctx.mem.rules.borrow_mut().lookup(sp.sig, masks);
@@ -434,7 +452,7 @@ impl<'a> Engine<'a> {
             r
         });
         push_effects(cells, masks, &r, out);
-        (!r.broken).then_some(r)
+        (!r.broken).then(|| closed_after(masks, &r))
     }
 
     /// `derive`, remembering that house `h`'s rule made the fact.
@@ -605,6 +623,63 @@ fn push_effects(cells: &[Cell], masks: &[u16], r: &RuleOut, out: &mut Vec<Effect
             out.push(Effect::On(cells[i], bit.trailing_zeros() as u8 + 1));
         }
     }
+}
+
+/// [`push_effects`] for a result packed by the memo (see [`rule_memo::pack_out`]) on
+/// masks packed in `key` (see [`closed_key`]): the same effects in the same order (a
+/// cell's removals digit by digit, cells in order, then the placements), read off the bits
+/// (most answers remove nothing: then no cell is unpacked). Returns the closed key after
+/// them (None when the house breaks).
+fn push_packed(
+    cells: &[Cell],
+    masks: &[u16],
+    key: u128,
+    p: u128,
+    out: &mut Vec<Effect>,
+) -> Option<u128> {
+    if p >> 127 == 1 {
+        out.push(Effect::Broken);
+        return None;
+    }
+    let allowed = p & ((1u128 << 81) - 1);
+    let mut gone = key & !allowed;
+    while gone != 0 {
+        let bit = gone.trailing_zeros();
+        gone &= gone - 1;
+        if let Some(&c) = cells.get((bit / 9) as usize) {
+            out.push(Effect::Off(c, (bit % 9) as u8 + 1));
+        }
+    }
+    let must = (p >> 81) as u16 & 0x1FF;
+    if must != 0 {
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &m in masks {
+            twice |= once & m;
+            once |= m;
+        }
+        let mut single = must & once & !twice;
+        while single != 0 {
+            let bit = single & single.wrapping_neg();
+            single &= single - 1;
+            if let Some(&c) = masks
+                .iter()
+                .position(|&m| m & bit != 0)
+                .and_then(|i| cells.get(i))
+            {
+                out.push(Effect::On(c, bit.trailing_zeros() as u8 + 1));
+            }
+        }
+    }
+    Some(key & allowed)
+}
+
+/// The closed key of `masks` once the removals of rule result `r` are applied.
+fn closed_after(masks: &[u16], r: &RuleOut) -> u128 {
+    let mut after = [0u16; 16];
+    for ((a, &m), &k) in after.iter_mut().zip(masks).zip(&r.allowed) {
+        *a = m & k;
+    }
+    closed_key(&after[..masks.len()])
 }
 
 /// The rule of a run or cage over its cells' masks: per cell, the digits some feasible set

@@ -43,7 +43,7 @@ mod tests;
 mod text;
 
 use super::nest_memory;
-use super::rule_memo::{RuleOut, RuleSig};
+use super::rule_memo::{self, RuleOut, RuleSig};
 use super::run_rule;
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
