@@ -189,8 +189,13 @@ enum Start<'s> {
 ///
 /// Nets are shared, not copied: a search that only reads a net (the forcing-chain bound,
 /// the plain net search, which keeps every branch for its verities) takes the kept one;
-/// a nested level copies it before it grows it. Copying each net out and in was 4-5% of
-/// a hard honeycomb's rating (memcpy, malloc and free of a branch per ask).
+/// a nested level copies it before it grows it. Copying each net out and in was about 5%
+/// of a hard honeycomb's rating (perf on hc25: memcpy, malloc and free of a branch per
+/// ask, from `PlainNets::get` and `put`). With the packed rule answers (see
+/// `push_packed` in the engine), issue 22, alternated on one core
+/// (`taskset -c 1 termdoku rate --variant honeycomb /work/hc25.txt`, base then this):
+/// 63.64/59.30, 74.00/64.85, 63.51/59.75 s (1.06-1.14x); the first 50 lines of
+/// `hanicue-hard.txt` 125.4 -> 104.3 s; output identical.
 #[derive(Default)]
 pub(crate) struct PlainNets(std::cell::RefCell<Vec<Option<Rc<Branch>>>>);
 

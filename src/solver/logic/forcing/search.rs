@@ -434,7 +434,7 @@ pub(super) fn verity_groups(e: &Engine, each: &mut OnGroup) -> ControlFlow<()> {
 pub(super) enum Slot {
     Made(Rc<Branch>),
     /// Where the unbroken branch ends, and the branch once made.
-    Lazy(nest_memory::State, std::cell::OnceCell<Branch>),
+    Lazy(nest_memory::State, std::cell::OnceCell<Rc<Branch>>),
 }
 
 impl Slot {
@@ -443,7 +443,7 @@ impl Slot {
         match self {
             Slot::Made(b) => b.as_ref(),
             Slot::Lazy(_, b) => {
-                b.get_or_init(|| e.branch(fact(x.cell, x.digit, true), Mode::Nested))
+                b.get_or_init(|| Rc::new(e.branch(fact(x.cell, x.digit, true), Mode::Nested)))
             }
         }
     }
