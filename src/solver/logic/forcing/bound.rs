@@ -39,7 +39,7 @@ pub(super) fn chains_barren(ctx: &Ctx) -> bool {
     let (wrong, right): (Vec<&Candidate>, Vec<&Candidate>) =
         all.iter().partition(|x| !of_solution(ctx, x));
     for x in wrong.into_iter().chain(right) {
-        let b = e.branch(fact(x.cell, x.digit, true), Mode::Net);
+        let b = e.net(fact(x.cell, x.digit, true));
         if b.contradiction.is_some() {
             return false;
         }
@@ -48,7 +48,7 @@ pub(super) fn chains_barren(ctx: &Ctx) -> bool {
     let end = |c: Cell, d: u8| ends[c * 32 + usize::from(d)].as_deref();
     // Both states of each candidate.
     for x in &all {
-        let off = e.branch(fact(x.cell, x.digit, false), Mode::Net);
+        let off = e.net(fact(x.cell, x.digit, false));
         if off.contradiction.is_some() {
             return false;
         }

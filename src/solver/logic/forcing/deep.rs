@@ -31,7 +31,7 @@ pub(super) fn find(e: &Engine, info: &'static TechniqueInfo, sink: &mut Sink) ->
     let mut order: Vec<(usize, Candidate)> = Vec::new();
     for x in candidates(ctx) {
         let y = x.cell * 32 + usize::from(x.digit);
-        let b = e.branch(fact(x.cell, x.digit, true), Mode::Net);
+        let b = e.net(fact(x.cell, x.digit, true));
         if b.contradiction.is_none() {
             e.keep_net(y, &b);
         }

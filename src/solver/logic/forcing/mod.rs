@@ -43,7 +43,7 @@ mod tests;
 mod text;
 
 use super::nest_memory;
-use super::rule_memo::{RuleOut, RuleSig};
+use super::rule_memo::{self, RuleOut, RuleSig};
 use super::run_rule;
 use super::{
     Candidate, CellSet, Ctx, Detail, Highlight, LinkKind, Pattern, Role, Sink, Step, Target,
@@ -55,6 +55,7 @@ use crate::solver::rules::viable_edges;
 use known::Known;
 use search::{remembered, search};
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// Text of a forcing step: run forcing has its own.
 pub fn explain(step: &Step, g: &Geometry, detail: Detail) -> String {
@@ -185,24 +186,34 @@ enum Start<'s> {
 /// [`Cache`](super::Cache): a net depends on the position and its assumption alone, and
 /// the searches of a position ask for the same ones (the forcing-chain bound, the plain
 /// net search, then each known-nesting and nested branch, which starts from its plain net).
+///
+/// Nets are shared, not copied: a search that only reads a net (the forcing-chain bound,
+/// the plain net search, which keeps every branch for its verities) takes the kept one;
+/// a nested level copies it before it grows it. Copying each net out and in was about 5%
+/// of a hard honeycomb's rating (perf on hc25: memcpy, malloc and free of a branch per
+/// ask, from `PlainNets::get` and `put`). With the packed rule answers (see
+/// `push_packed` in the engine), issue 22, alternated on one core
+/// (`taskset -c 1 termdoku rate --variant honeycomb /work/hc25.txt`, base then this):
+/// 63.64/59.30, 74.00/64.85, 63.51/59.75 s (1.06-1.14x); the first 50 lines of
+/// `hanicue-hard.txt` 125.4 -> 104.3 s; output identical.
 #[derive(Default)]
-pub(crate) struct PlainNets(std::cell::RefCell<Vec<Option<Box<Branch>>>>);
+pub(crate) struct PlainNets(std::cell::RefCell<Vec<Option<Rc<Branch>>>>);
 
 impl PlainNets {
-    /// A copy of the net of `f`, when kept.
-    fn get(&self, f: Fact) -> Option<Branch> {
+    /// The net of `f`, when kept.
+    fn get(&self, f: Fact) -> Option<Rc<Branch>> {
         let kept = self.0.borrow();
-        kept.get(f as usize)?.as_deref().cloned()
+        kept.get(f as usize)?.clone()
     }
 
-    /// Keeps a copy of the net of `f` (on a grid of `cells` cells).
-    fn put(&self, cells: usize, f: Fact, b: &Branch) {
+    /// Keeps the net of `f` (on a grid of `cells` cells).
+    fn put(&self, cells: usize, f: Fact, b: &Rc<Branch>) {
         let mut kept = self.0.borrow_mut();
         if kept.is_empty() {
             kept.resize(cells * 64, None);
         }
         if let Some(slot) = kept.get_mut(f as usize) {
-            *slot = Some(Box::new(b.clone()));
+            *slot = Some(Rc::clone(b));
         }
     }
 }

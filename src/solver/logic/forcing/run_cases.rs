@@ -66,7 +66,7 @@ fn prime_nets(e: &Engine) {
     for c in ctx.empty.iter() {
         for d in ctx.cand[c].iter() {
             let y = c * 32 + usize::from(d);
-            let b = e.branch(fact(c, d, true), Mode::Net);
+            let b = e.net(fact(c, d, true));
             let broken = b.contradiction.is_some() || b.derived.len() > MAX_FACTS;
             e.touch.borrow_mut()[y] = if broken {
                 u128::MAX

@@ -106,9 +106,13 @@ fn make_branch(
     x: &Candidate,
     reach: &mut [usize],
     learned: &std::cell::Cell<bool>,
-) -> Branch {
+) -> Rc<Branch> {
     let ctx = e.ctx;
-    let b = e.branch(fact(x.cell, x.digit, true), mode);
+    // The plain search only reads its nets: it shares the position's (see [`PlainNets`]).
+    let b = match mode {
+        Mode::Net => e.net(fact(x.cell, x.digit, true)),
+        _ => Rc::new(e.branch(fact(x.cell, x.digit, true), mode)),
+    };
     if mode == Mode::Known && b.contradiction.is_none() {
         learned.set(e.learn(x, &b) || learned.get());
         // The nested search tries first the branches that came closest to breaking here.
@@ -157,7 +161,7 @@ fn first_branches(
     info: &'static TechniqueInfo,
     mode: Mode,
     all: &[Candidate],
-    make: &mut impl FnMut(&Candidate) -> Branch,
+    make: &mut impl FnMut(&Candidate) -> Rc<Branch>,
     sink: &mut Sink,
 ) -> ControlFlow<(), (Vec<Slot>, Vec<usize>)> {
     let ctx = e.ctx;
@@ -167,7 +171,7 @@ fn first_branches(
     // not pay for it. So is one whose nested branch is known not to break here, and a
     // nested branch known to end inside an earlier one starts from there (see
     // [`nest_memory`]).
-    let mut on: Vec<Option<Branch>> = Vec::with_capacity(all.len());
+    let mut on: Vec<Option<Rc<Branch>>> = Vec::with_capacity(all.len());
     let mut index = vec![usize::MAX; n * 32];
     // Only where nets never hit the fact limit (a cut-off branch is not a closed state).
     let keep = mode == Mode::Nested && e.dense_len > 0;
@@ -200,7 +204,7 @@ fn first_branches(
             }
             tried += 1;
             match b {
-                Some(b) => b,
+                Some(b) => Rc::new(b),
                 None => {
                     on.push(None);
                     continue;
@@ -223,7 +227,7 @@ fn first_branches(
                     let (b, _) = nested_branch(e, mode, keep, &position, x, true);
                     if let Some(b) = b {
                         report_broken(e, info, x, &b, sink)?;
-                        ready.push(Slot::Made(b));
+                        ready.push(Slot::Made(Rc::new(b)));
                         continue;
                     }
                     let end = memory.borrow().end_within(&position, x.cell, x.digit);
@@ -294,7 +298,7 @@ fn sweep_known(
     info: &'static TechniqueInfo,
     all: &[Candidate],
     on: &mut [Slot],
-    make: &mut impl FnMut(&Candidate) -> Branch,
+    make: &mut impl FnMut(&Candidate) -> Rc<Branch>,
     learned: &std::cell::Cell<bool>,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
@@ -428,18 +432,18 @@ pub(super) fn verity_groups(e: &Engine, each: &mut OnGroup) -> ControlFlow<()> {
 /// there is no verity, and the branches (a full nested net each, most of a failing nested
 /// search) are not made. Made or not, the verities found are the same.
 pub(super) enum Slot {
-    Made(Branch),
+    Made(Rc<Branch>),
     /// Where the unbroken branch ends, and the branch once made.
-    Lazy(nest_memory::State, std::cell::OnceCell<Branch>),
+    Lazy(nest_memory::State, std::cell::OnceCell<Rc<Branch>>),
 }
 
 impl Slot {
     /// The branch of `x` (this slot's candidate), made if need be.
     fn branch(&self, e: &Engine, x: &Candidate) -> &Branch {
         match self {
-            Slot::Made(b) => b,
+            Slot::Made(b) => b.as_ref(),
             Slot::Lazy(_, b) => {
-                b.get_or_init(|| e.branch(fact(x.cell, x.digit, true), Mode::Nested))
+                b.get_or_init(|| Rc::new(e.branch(fact(x.cell, x.digit, true), Mode::Nested)))
             }
         }
     }
