@@ -711,39 +711,16 @@ fn vertical_ink(items: &[Item]) -> Option<(f32, f32)> {
 }
 
 /// `item` moved down by `dy`.
-fn shifted(item: Item, dy: f32) -> Item {
-    let down = |p: Pt| (p.0, p.1 + dy);
-    match item {
-        Item::Line { from, to, stroke } => Item::Line {
-            from: down(from),
-            to: down(to),
-            stroke,
-        },
-        Item::Polygon {
-            points,
-            fill,
-            stroke,
-        } => Item::Polygon {
-            points: points.into_iter().map(down).collect(),
-            fill,
-            stroke,
-        },
-        Item::Text {
-            at,
-            size,
-            text,
-            anchor,
-            bold,
-            color,
-        } => Item::Text {
-            at: down(at),
-            size,
-            text,
-            anchor,
-            bold,
-            color,
-        },
+fn shifted(mut item: Item, dy: f32) -> Item {
+    match &mut item {
+        Item::Line { from, to, .. } => {
+            from.1 += dy;
+            to.1 += dy;
+        }
+        Item::Polygon { points, .. } => points.iter_mut().for_each(|p| p.1 += dy),
+        Item::Text { at, .. } => at.1 += dy,
     }
+    item
 }
 
 /// "killer 9x9 · hard": what a reader wants to know before starting.
