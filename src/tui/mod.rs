@@ -83,6 +83,9 @@ type Opened = (PathBuf, usize, Vec<Puzzle>);
 
 /// Why `play` refuses to start without a terminal.
 pub const NO_TERMINAL: &str = "play needs a terminal (stdin and stdout must be a TTY)";
+/// Why `play` refuses a terminal that cannot move its cursor (Emacs' shell, some CI logs).
+pub const DUMB_TERMINAL: &str = "play needs a terminal that can move its cursor, and TERM=dumb \
+     says this one cannot: run it in a terminal emulator, or set TERM (e.g. TERM=xterm-256color)";
 
 /// Runs the player; returns the process exit status. Configuration and puzzle errors, and
 /// a missing terminal, are reported before anything is written or the screen switches.
@@ -119,8 +122,8 @@ pub fn play(args: PlayArgs) -> i32 {
         eprintln!("termdoku: invalid puzzle: {clash}");
         return 1;
     }
-    if !has_terminal() {
-        eprintln!("termdoku: {NO_TERMINAL}");
+    if let Err(why) = has_terminal() {
+        eprintln!("termdoku: {why}");
         return 2;
     }
     let state = save::state_dir();
@@ -376,12 +379,16 @@ fn clash(p: &Puzzle) -> Option<String> {
     ))
 }
 
-/// Standard input and output are terminals, and not a `dumb` one.
-fn has_terminal() -> bool {
+/// Standard input and output are terminals, and not a `dumb` one; else why not.
+fn has_terminal() -> Result<(), &'static str> {
     use std::io::IsTerminal;
-    std::io::stdin().is_terminal()
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        Err(NO_TERMINAL)
+    } else if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        Err(DUMB_TERMINAL)
+    } else {
+        Ok(())
+    }
 }
 
 fn seed() -> u64 {
