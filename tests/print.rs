@@ -675,3 +675,60 @@ fn a_puzzle_whose_givens_clash_is_printed_with_a_warning() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn one_page_exported_into_an_existing_folder_is_named_after_its_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("prints");
+    std::fs::create_dir(&out).unwrap();
+    let into = |args: &[&str]| {
+        let done = bin()
+            .arg("export")
+            .args(args)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&done.get_output().stderr).into_owned()
+    };
+    // One puzzle of a file of several: the file's name and the number chosen, said.
+    let said = into(&[
+        "--format",
+        "svg",
+        &shipped("standard-hard.txt"),
+        "--index",
+        "2",
+    ]);
+    let page = out.join("standard-hard-2.svg");
+    assert!(said.contains(&page.display().to_string()), "{said}");
+    assert!(std::fs::read_to_string(&page)
+        .unwrap()
+        .contains("standard-hard No. 2"));
+    // A booklet takes the file's name; a puzzle typed on the command line is `puzzle`.
+    into(&[
+        "--format",
+        "pdf",
+        "--per-page",
+        "4",
+        &shipped("standard-6x6-easy.txt"),
+    ]);
+    assert!(std::fs::read(out.join("standard-6x6-easy.pdf"))
+        .unwrap()
+        .starts_with(b"%PDF"));
+    let line = std::fs::read_to_string(shipped("standard-4x4-easy.txt"))
+        .unwrap()
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap()
+        .to_string();
+    into(&["--format", "pdf", &line]);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["puzzle.pdf", "standard-6x6-easy.pdf", "standard-hard-2.svg"]
+    );
+}

@@ -216,13 +216,14 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
             .unwrap_or_else(|| "termdoku puzzle".to_string())
     };
     if as_pdf && (booklet || jobs.len() > 1) {
+        let out = output_path(args, stem.as_deref(), None, "pdf");
         let title = args
             .title
             .clone()
             .or(stem)
             .unwrap_or_else(|| "termdoku puzzles".into());
         let per_page = args.per_page.unwrap_or(1);
-        return write_out(args, &make_booklet(&title, &jobs, per_page, args));
+        return write_to(out.as_deref(), &make_booklet(&title, &jobs, per_page, args));
     }
     if jobs.len() > 1 {
         let Some(dir) = &args.output else {
@@ -243,11 +244,41 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
     };
     let title = title_of(&job.puzzle);
     let page = single_page(job, &title, args);
+    let numbered = args.index.filter(|_| count > 1);
+    let out = output_path(
+        args,
+        stem.as_deref(),
+        numbered,
+        if as_pdf { "pdf" } else { "svg" },
+    );
     if as_pdf {
-        write_out(args, &pdf::write(&[page], &title))
+        write_to(out.as_deref(), &pdf::write(&[page], &title))
     } else {
-        write_out(args, svg::write(&page, &title).as_bytes())
+        write_to(out.as_deref(), svg::write(&page, &title).as_bytes())
     }
+}
+
+/// Where one SVG or PDF goes: `-o FILE` as given, or into an existing folder `-o DIR` as
+/// `cp` would, named after the puzzle file (`top95-3.svg` for `--index 3`; `puzzle.svg` for
+/// a puzzle given on the command line), and said, since the user did not name it.
+fn output_path(
+    args: &PrintArgs,
+    stem: Option<&str>,
+    index: Option<u64>,
+    ext: &str,
+) -> Option<PathBuf> {
+    let out = args.output.as_deref()?;
+    if !out.is_dir() {
+        return Some(out.to_path_buf());
+    }
+    let name = match (stem, index) {
+        (Some(s), Some(i)) => format!("{s}-{i}.{ext}"),
+        (Some(s), None) => format!("{s}.{ext}"),
+        (None, _) => format!("puzzle.{ext}"),
+    };
+    let file = out.join(name);
+    eprintln!("termdoku: writing {}", file.display());
+    Some(file)
 }
 
 /// Reads the pencil-mark grid and the placed entries for the job's puzzle, as
@@ -419,10 +450,6 @@ fn earlier_pages(dir: &Path, written: &std::collections::HashSet<String>) -> Vec
         .collect();
     out.sort();
     out
-}
-
-fn write_out(args: &PrintArgs, bytes: &[u8]) -> i32 {
-    write_to(args.output.as_deref(), bytes)
 }
 
 /// Writes `bytes` to `output` ([`write_file`]) or to standard output; errors name the
