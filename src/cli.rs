@@ -536,7 +536,7 @@ fn export_command(variant: Variant, arg: &str, print: &print_cli::PrintArgs) -> 
         return EXIT_PUZZLE;
     }
     print_cli::write_to(
-        print.output.as_deref(),
+        print_cli::output_path(print.output.as_deref(), arg, print.index, "lp").as_deref(),
         crate::export::lp(&puzzle).as_bytes(),
     )
 }

@@ -731,4 +731,21 @@ fn one_page_exported_into_an_existing_folder_is_named_after_its_puzzle() {
         names,
         ["puzzle.pdf", "standard-6x6-easy.pdf", "standard-hard-2.svg"]
     );
+    // Text exports too, and never over the puzzle file itself.
+    let own = out.join("mine.json");
+    let json = bin()
+        .args(["export", "--format", "fpuzzles", &line])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    std::fs::write(&own, &json).unwrap();
+    into(&["--format", "fpuzzles", own.to_str().unwrap()]);
+    into(&["--format", "lp", own.to_str().unwrap()]);
+    assert_eq!(std::fs::read(&own).unwrap(), json, "the input is intact");
+    assert_eq!(std::fs::read(out.join("mine-export.json")).unwrap(), json);
+    assert!(std::fs::read_to_string(out.join("mine.lp"))
+        .unwrap()
+        .contains("Subject To"));
 }

@@ -1,6 +1,6 @@
 //! `export --format fpuzzles|grid`: a puzzle in the formats other tools and people read.
 
-use super::print_cli::{write_to, PrintArgs};
+use super::print_cli::{output_path, write_to, PrintArgs};
 use super::EXIT_USAGE;
 use crate::format;
 use crate::puzzle::{Puzzle, Variant};
@@ -60,7 +60,15 @@ pub fn export(grid: bool, link: bool, variant: Variant, arg: &str, args: &PrintA
         format::to_fpuzzles(&puzzle).map(|v| format!("{v}\n"))
     };
     match text {
-        Ok(t) => write_to(args.output.as_deref(), t.as_bytes()),
+        Ok(t) => {
+            let ext = match (grid, link) {
+                (true, _) => "grid.txt",
+                (_, true) => "links.txt",
+                _ => "json",
+            };
+            let out = output_path(args.output.as_deref(), arg, args.index, ext);
+            write_to(out.as_deref(), t.as_bytes())
+        }
         Err(e) => {
             eprintln!("termdoku: {e}");
             EXIT_USAGE

@@ -216,7 +216,7 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
             .unwrap_or_else(|| "termdoku puzzle".to_string())
     };
     if as_pdf && (booklet || jobs.len() > 1) {
-        let out = output_path(args, stem.as_deref(), None, "pdf");
+        let out = output_path(args.output.as_deref(), arg, None, "pdf");
         let title = args
             .title
             .clone()
@@ -244,13 +244,8 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
     };
     let title = title_of(&job.puzzle);
     let page = single_page(job, &title, args);
-    let numbered = args.index.filter(|_| count > 1);
-    let out = output_path(
-        args,
-        stem.as_deref(),
-        numbered,
-        if as_pdf { "pdf" } else { "svg" },
-    );
+    let ext = if as_pdf { "pdf" } else { "svg" };
+    let out = output_path(args.output.as_deref(), arg, args.index, ext);
     if as_pdf {
         write_to(out.as_deref(), &pdf::write(&[page], &title))
     } else {
@@ -258,27 +253,45 @@ pub fn export(as_pdf: bool, variant: Variant, arg: &str, args: &PrintArgs) -> i3
     }
 }
 
-/// Where one SVG or PDF goes: `-o FILE` as given, or into an existing folder `-o DIR` as
-/// `cp` would, named after the puzzle file (`top95-3.svg` for `--index 3`; `puzzle.svg` for
-/// a puzzle given on the command line), and said, since the user did not name it.
-fn output_path(
-    args: &PrintArgs,
-    stem: Option<&str>,
+/// Where an export goes: `-o FILE` as given, or into an existing folder `-o DIR` as `cp`
+/// would, named after the puzzle file (`top95-3.svg` for `top95.txt --index 3`; `puzzle.svg`
+/// for a puzzle given on the command line), and said, since the user did not name it.
+pub(super) fn output_path(
+    output: Option<&Path>,
+    arg: &str,
     index: Option<u64>,
     ext: &str,
 ) -> Option<PathBuf> {
-    let out = args.output.as_deref()?;
+    let out = output?;
     if !out.is_dir() {
         return Some(out.to_path_buf());
     }
+    let path = Path::new(arg);
+    let stem = path
+        .file_stem()
+        .filter(|_| std::fs::symlink_metadata(path).is_ok())
+        .map(|s| s.to_string_lossy().into_owned());
     let name = match (stem, index) {
         (Some(s), Some(i)) => format!("{s}-{i}.{ext}"),
         (Some(s), None) => format!("{s}.{ext}"),
         (None, _) => format!("puzzle.{ext}"),
     };
-    let file = out.join(name);
+    let mut file = out.join(name);
+    // Never over the puzzle file itself (`export --format grid set.grid.txt -o .`).
+    let same = |a: &Path| std::fs::canonicalize(a).ok();
+    if same(&file).is_some() && same(&file) == same(path) {
+        file = out.join(format!("{}-export.{ext}", file_stem_of(&file)));
+    }
     eprintln!("termdoku: writing {}", file.display());
     Some(file)
+}
+
+/// A file name without the extension `output_path` gave it.
+fn file_stem_of(file: &Path) -> String {
+    let name = file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    name.split('.').next().unwrap_or_default().to_string()
 }
 
 /// Reads the pencil-mark grid and the placed entries for the job's puzzle, as
