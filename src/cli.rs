@@ -109,6 +109,10 @@ pub enum Command {
         /// (Kraken fish, large mutant fish): its first step here, or why there is none.
         #[arg(long, value_name = "T")]
         technique: Option<String>,
+        /// Which puzzle of a file of several (1-based; default: the first, and stderr says
+        /// how many the file holds).
+        #[arg(long, requires = "puzzle", value_parser = clap::value_parser!(u64).range(1..))]
+        index: Option<u64>,
         #[command(flatten)]
         position: PositionOpts,
         /// A puzzle (a line, a grid or a share link) or a puzzle file (optional with --marks
@@ -124,6 +128,10 @@ pub enum Command {
         /// One JSON object per step, then a summary object.
         #[arg(long)]
         json: bool,
+        /// Which puzzle of a file of several (1-based; default: the first, and stderr says
+        /// how many the file holds).
+        #[arg(long, requires = "puzzle", value_parser = clap::value_parser!(u64).range(1..))]
+        index: Option<u64>,
         #[command(flatten)]
         position: PositionOpts,
         /// A puzzle (a line, a grid or a share link) or a puzzle file (optional with --marks
@@ -311,6 +319,7 @@ pub fn run(command: Command) -> i32 {
                 match coach_cli::load_position(
                     variant.unwrap_or_default(),
                     puzzle.as_deref(),
+                    index,
                     position.marks.as_deref(),
                     position.placed.as_deref(),
                 ) {
@@ -365,11 +374,12 @@ pub fn run(command: Command) -> i32 {
             variant,
             json,
             technique: Some(t),
+            index,
             position,
             puzzle,
         } => match coach_cli::resolve_any(&t, Some(variant)) {
             Ok(info) => {
-                logic_cli::hint_technique(variant, json, info, puzzle.as_deref(), &position)
+                logic_cli::hint_technique(variant, json, info, puzzle.as_deref(), index, &position)
             }
             Err(e) => {
                 eprintln!("termdoku: {e}");
@@ -380,15 +390,17 @@ pub fn run(command: Command) -> i32 {
             variant,
             json,
             technique: None,
+            index,
             position,
             puzzle,
-        } => logic_cli::hint(variant, json, puzzle.as_deref(), &position),
+        } => logic_cli::hint(variant, json, puzzle.as_deref(), index, &position),
         Command::Explain {
             variant,
             json,
+            index,
             position,
             puzzle,
-        } => logic_cli::explain(variant, json, puzzle.as_deref(), &position),
+        } => logic_cli::explain(variant, json, puzzle.as_deref(), index, &position),
         Command::Techniques {
             name,
             variant,

@@ -161,3 +161,40 @@ fn hint_by_technique_says_when_there_is_none() {
         .success()
         .stdout(predicate::str::starts_with("No BUG+1 in this position"));
 }
+
+#[test]
+fn hint_and_explain_take_the_puzzle_chosen_from_a_file_of_several() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let file = dir.path().join("two.txt");
+    std::fs::write(&file, format!("{EASY}\n{hard}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let run = |args: &[&str]| termdoku().args(args).output().unwrap();
+    let alone = run(&["hint", hard]);
+    let second = run(&["hint", file, "--index", "2"]);
+    assert!(second.status.success());
+    assert_eq!(
+        second.stdout, alone.stdout,
+        "puzzle 2 of the file is the second line"
+    );
+    assert!(second.stderr.is_empty());
+    // Without --index: the first, and the user is told the file holds more.
+    let first = run(&["hint", file]);
+    assert_eq!(first.stdout, run(&["hint", EASY]).stdout);
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        said.contains("holds 2 puzzles") && said.contains("--index"),
+        "{said}"
+    );
+    let path = run(&["explain", file, "--index", "2"]);
+    assert_eq!(path.stdout, run(&["explain", hard]).stdout);
+    let beyond = run(&["hint", file, "--index", "3"]);
+    assert_eq!(beyond.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("no puzzle 3"));
+    // A bad line further down is named, as every other command that reads files does.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, format!("{EASY}\n{hard}\n12..\n")).unwrap();
+    let out = run(&["hint", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.txt:3:1"));
+}

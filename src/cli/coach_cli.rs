@@ -41,6 +41,7 @@ pub fn resolve_any(name: &str, variant: Option<Variant>) -> Result<&'static Tech
 pub fn load_position(
     variant: Variant,
     puzzle: Option<&str>,
+    index: Option<u64>,
     marks: Option<&str>,
     placed: Option<&str>,
 ) -> Result<(Position, Vec<u8>), i32> {
@@ -49,7 +50,9 @@ pub fn load_position(
         EXIT_USAGE
     };
     let puzzle = match puzzle {
-        Some(arg) => Some(format::load_puzzle(arg, variant).map_err(|e| usage(&e))?),
+        Some(arg) => {
+            Some(super::format_cli::picked_puzzle(arg, variant, index).map_err(|e| usage(&e))?)
+        }
         None if variant != Variant::Standard => {
             return Err(usage(
                 &"--marks without a puzzle reads a standard 9x9 grid only: give the puzzle too",

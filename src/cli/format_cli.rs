@@ -30,6 +30,31 @@ pub(super) fn chosen_puzzle(
         .ok_or_else(|| format!("{arg} holds {count} puzzle(s): no puzzle {i}"))
 }
 
+/// The puzzle `hint`, `explain` and a position read: puzzle `index` of a file, or the
+/// first, said when the file holds more (the user may have meant another), with a bad
+/// line anywhere in the file named as it is for every other command that reads files.
+pub(crate) fn picked_puzzle(
+    arg: &str,
+    variant: Variant,
+    index: Option<u64>,
+) -> Result<Puzzle, String> {
+    let path = Path::new(arg);
+    if index.is_some() || std::fs::symlink_metadata(path).is_err() {
+        return chosen_puzzle(arg, variant, index);
+    }
+    let mut puzzles = format::load_file(path, variant).map_err(|e| e.to_string())?;
+    if puzzles.len() > 1 {
+        eprintln!(
+            "termdoku: {arg} holds {} puzzles: puzzle 1 taken (choose one with --index N)",
+            puzzles.len()
+        );
+    }
+    if puzzles.is_empty() {
+        return Err(format!("{arg}: no puzzles"));
+    }
+    Ok(puzzles.swap_remove(0))
+}
+
 /// Writes the grid form, or f-puzzles JSON (one line), or with `link` the f-puzzles and
 /// SudokuPad share links (one a line), to standard output or `-o FILE`. A variant the
 /// format cannot hold exits 2.

@@ -3,7 +3,6 @@
 use super::output::Output;
 use super::{clash_message, open_input, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
 use crate::batch;
-use crate::format;
 use crate::geometry::Geometry;
 use crate::progress::Progress;
 use crate::puzzle::{Grid, Puzzle, Variant};
@@ -27,8 +26,8 @@ fn check(puzzle: &Puzzle) -> Result<Vec<u8>, String> {
     }
 }
 
-fn load(arg: &str, variant: Variant) -> Result<(Puzzle, Vec<u8>), i32> {
-    let puzzle = format::load_puzzle(arg, variant).map_err(|e| {
+fn load(arg: &str, variant: Variant, index: Option<u64>) -> Result<(Puzzle, Vec<u8>), i32> {
+    let puzzle = super::format_cli::picked_puzzle(arg, variant, index).map_err(|e| {
         eprintln!("termdoku: {e}");
         EXIT_USAGE
     })?;
@@ -88,18 +87,20 @@ fn summary_json(r: &Rating) -> serde_json::Value {
 fn start(
     variant: Variant,
     arg: Option<&str>,
+    index: Option<u64>,
     position: &super::PositionOpts,
 ) -> Result<(Grid, Vec<u8>), i32> {
     if position.is_set() {
         let (pos, sol) = super::coach_cli::load_position(
             variant,
             arg,
+            index,
             position.marks.as_deref(),
             position.placed.as_deref(),
         )?;
         return Ok((pos.grid, sol));
     }
-    let (puzzle, sol) = load(arg.unwrap_or_default(), variant)?;
+    let (puzzle, sol) = load(arg.unwrap_or_default(), variant, index)?;
     Ok((Grid::from_puzzle(&puzzle), sol))
 }
 
@@ -107,9 +108,10 @@ pub fn hint(
     variant: Variant,
     json: bool,
     arg: Option<&str>,
+    index: Option<u64>,
     position: &super::PositionOpts,
 ) -> i32 {
-    let (grid, sol) = match start(variant, arg, position) {
+    let (grid, sol) = match start(variant, arg, index, position) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -131,9 +133,10 @@ pub fn hint_technique(
     json: bool,
     info: &'static logic::TechniqueInfo,
     arg: Option<&str>,
+    index: Option<u64>,
     position: &super::PositionOpts,
 ) -> i32 {
-    let (grid, sol) = match start(variant, arg, position) {
+    let (grid, sol) = match start(variant, arg, index, position) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -172,9 +175,10 @@ pub fn explain(
     variant: Variant,
     json: bool,
     arg: Option<&str>,
+    index: Option<u64>,
     position: &super::PositionOpts,
 ) -> i32 {
-    let (grid, sol) = match start(variant, arg, position) {
+    let (grid, sol) = match start(variant, arg, index, position) {
         Ok(x) => x,
         Err(code) => return code,
     };
