@@ -609,6 +609,16 @@ fn text_exports_take_index_and_output_like_the_printed_ones() {
         .stdout(predicates::str::contains("f-puzzles.com"));
 }
 
+/// The names of the files in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn a_smaller_set_exported_into_a_folder_replaces_the_earlier_pages_and_keeps_the_rest() {
     let lines: Vec<String> = std::fs::read_to_string(shipped("standard-6x6-easy.txt"))
@@ -638,13 +648,8 @@ fn a_smaller_set_exported_into_a_folder_replaces_the_earlier_pages_and_keeps_the
     let done = export(2);
     let stderr = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
     assert!(stderr.contains("removed 1 page"), "{stderr}");
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        names_in(&out),
         [
             "notes.txt",
             "puzzle-001.svg",
@@ -722,13 +727,8 @@ fn one_page_exported_into_an_existing_folder_is_named_after_its_puzzle() {
         .unwrap()
         .to_string();
     into(&["--format", "pdf", &line]);
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        names_in(&out),
         ["puzzle.pdf", "standard-6x6-easy.pdf", "standard-hard-2.svg"]
     );
     // Text exports too, and never over the puzzle file itself.
