@@ -1,5 +1,7 @@
 //! `hint`, `explain` and `rate` on the command line: text, JSON and exit statuses.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -197,4 +199,39 @@ fn hint_and_explain_take_the_puzzle_chosen_from_a_file_of_several() {
     let out = run(&["hint", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.txt:3:1"));
+}
+
+#[test]
+fn explain_writes_each_step_as_it_is_found_and_stops_when_the_reader_does() {
+    use std::io::BufRead;
+    let Some(file) = common::conformance("honeycomb/hanicue-hard.txt") else {
+        return;
+    };
+    // Line 151 takes seconds of nested forcing nets to explain to the end.
+    let line = common::lines(&file)[150].clone();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_termdoku"))
+        .args(["explain", "--variant", "honeycomb", &line])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert!(first.starts_with("  1. "), "{first}");
+    // The first step came while the rest of the path was still being worked out.
+    let running = child.try_wait().unwrap().is_none();
+    // A reader that stops (`| head`) ends the walk quietly.
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        running,
+        "explain wrote nothing until the whole path was done"
+    );
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

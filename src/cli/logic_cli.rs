@@ -183,23 +183,34 @@ pub fn explain(
         Err(code) => return code,
     };
     let geometry = grid.geometry_arc();
-    let (steps, rating) = rate::solve_grid(grid, Some(&sol));
     let g = &*geometry;
-    let mut out = Output::buffered();
-    for (i, step) in steps.iter().enumerate() {
+    // Each step is written when found (a hard honeycomb takes seconds to minutes): on a
+    // terminal the lines are the progress; written to a file or a pipe, a step count on
+    // the terminal says the work goes on.
+    let progress = (!std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .then(|| Progress::start("steps", 0));
+    let mut out = Output::per_line();
+    let mut memory = logic::SolverMemory::new();
+    let mut n = 0;
+    let (steps, solved) = rate::walk(grid, |grid| {
+        let step = logic::next_step(grid, Some(&sol), &mut memory)?;
+        n += 1;
         let written = if json {
-            out.line(step_json(step, g))
+            out.line(step_json(&step, g))
         } else {
-            out.line(format_args!(
-                "{:3}. {}",
-                i + 1,
-                step.explain(g, Detail::Full)
-            ))
+            out.line(format_args!("{n:3}. {}", step.explain(g, Detail::Full)))
         };
-        if written.is_break() {
-            return out.finish(EXIT_OK);
+        if let Some(p) = &progress {
+            p.add(1);
         }
+        // A closed reader stops the walk.
+        written.is_continue().then_some(step)
+    });
+    drop(progress);
+    if out.closed() {
+        return out.finish(EXIT_OK);
     }
+    let rating = Rating::of_path(&steps, solved);
     let _ = if json {
         out.line(summary_json(&rating))
     } else {
