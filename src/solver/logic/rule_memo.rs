@@ -28,7 +28,6 @@
 //! rest place a cell that is already placed); of those, 1.36 million follow a single
 //! removal from the line's closed state.
 
-use super::run_rule::Live;
 use foldhash::fast::FixedState;
 use std::hash::BuildHasher;
 
@@ -63,9 +62,6 @@ const WIDE_BITS: u32 = 14;
 /// L2 cache, and has no big table behind it).
 const DIRECT_BITS: u32 = 12;
 
-/// Slots of the table of live states (about 360 bytes each).
-const LIVE_BITS: u32 = 10;
-
 type WideKey = (RuleSig, [u16; 16]);
 
 /// The memo; both tables are empty until their first insert (most walks never ask a run
@@ -85,11 +81,6 @@ pub struct Memo {
     /// runs): only a table close to the core pays for them (a load from main memory costs
     /// about what their rule does).
     direct: Vec<[u128; 2]>,
-    /// The live states of lines computed afresh, by the packed key of their closed state
-    /// (see [`Memo::live`]).
-    live: Vec<(u128, Live)>,
-    /// Where a rule computed afresh leaves its live states before they are kept.
-    spare: Live,
     hasher: FixedState,
 }
 
@@ -269,11 +260,7 @@ impl Memo {
     /// [`Memo::direct`] on a key packed by [`with_sig`], answering packed (see
     /// [`pack_out`]): the forcing engine packs the masks anyway (its closed keys), and reads
     /// most answers without unpacking them (nothing changes on 88% of asks).
-    ///
-    /// `compute` may leave the line's live states in the `Live` it is handed (see
-    /// [`run_rule_live`](super::run_rule::run_rule_live)): they are kept for its closed
-    /// state (see [`Memo::live`]).
-    pub fn direct_packed(&mut self, k: u128, compute: impl FnOnce(&mut Live) -> u128) -> u128 {
+    pub fn direct_packed(&mut self, k: u128, compute: impl FnOnce() -> u128) -> u128 {
         if self.direct.is_empty() {
             self.direct = vec![[0; 2]; 1 << DIRECT_BITS];
         }
@@ -283,53 +270,15 @@ impl Memo {
                 return out;
             }
         }
-        self.spare.clear();
-        let out = compute(&mut self.spare);
+        let out = compute();
         if let Some(slot) = self.direct.get_mut(i) {
             *slot = [k, out];
         }
-        self.keep_live(k, out);
         out
-    }
-
-    /// The packed answer (see [`pack_out`]) of the rule on `masks`, packed with their
-    /// signature in `k`, from the live states kept for the line's closed state `closed`
-    /// (packed the same way), which held these masks and the candidates `removed` besides
-    /// (see [`rule_after`](super::run_rule::rule_after)); the live states after are kept
-    /// in turn. None when none are kept or they do not apply.
-    pub fn after(&mut self, k: u128, closed: u128, masks: &[u16], removed: u128) -> Option<u128> {
-        let i = (hash(closed) >> (64 - LIVE_BITS)) as usize;
-        let (key, live) = self.live.get(i)?;
-        if *key != closed {
-            return None;
-        }
-        self.spare.clear();
-        let out = super::run_rule::rule_after(live, masks, removed, Some(&mut self.spare))?;
-        self.keep_live(k, out);
-        Some(out)
-    }
-
-    /// Keeps the live states in `spare` (when filled) for the closed state of the line of
-    /// packed key `k` whose packed answer is `out`: its masks cut down to what the rule
-    /// allowed.
-    fn keep_live(&mut self, k: u128, out: u128) {
-        if self.spare.is_empty() || out >> 127 == 1 {
-            return;
-        }
-        if self.live.is_empty() {
-            self.live = vec![(0, Live::default()); 1 << LIVE_BITS];
-        }
-        let closed = k & (out | !((1u128 << 81) - 1));
-        let i = (hash(closed) >> (64 - LIVE_BITS)) as usize;
-        if let Some((key, l)) = self.live.get_mut(i) {
-            *key = closed;
-            self.spare.copy_to(l);
-        }
     }
 
     /// Empties the memo (keeping its tables).
     pub fn clear(&mut self) {
-        self.live.fill((0, Live::default()));
         self.packed.fill([0; 2]);
         self.near.fill([0; 2]);
         self.direct.fill([0; 2]);

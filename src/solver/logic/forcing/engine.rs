@@ -291,7 +291,7 @@ impl<'a> Engine<'a> {
             let e = memo.entry(key).or_insert_with(|| {
                 let mut out = Vec::new();
                 let masks = self.start_masks(h, f);
-                self.rule_effects(h, &masks, closed_key(&masks), 0, &mut out);
+                self.rule_effects(h, &masks, closed_key(&masks), &mut out);
                 out
             });
             effects.extend_from_slice(e);
@@ -310,8 +310,7 @@ impl<'a> Engine<'a> {
                 b.effects = effects;
                 return;
             }
-            let closed = b.closed.get(h).copied().unwrap_or(0);
-            if let Some(after) = self.rule_effects(h, masks, key, closed, &mut effects) {
+            if let Some(after) = self.rule_effects(h, masks, key, &mut effects) {
                 if let Some(k) = b.closed.get_mut(h) {
                     // Where the effects below leave the cells (unless the grid breaks).
                     *k = after;
@@ -369,14 +368,12 @@ impl<'a> Engine<'a> {
     /// packed by [`closed_key`]): digits outside every feasible set go, a digit every
     /// feasible set holds with one place goes there, and no feasible set at all is a
     /// contradiction. Returns the closed key of the masks once these effects are applied
-    /// (None when the grid breaks). `closed`: the closed key the house's rule last left in
-    /// this branch (0 when none), whose masks hold these.
+    /// (None when the grid breaks).
     pub(super) fn rule_effects(
         &self,
         h: HouseId,
         masks: &[u16],
         key: u128,
-        closed: u128,
         out: &mut Vec<Effect>,
     ) -> Option<u128> {
         let sp = self.special[h].as_ref()?;
@@ -395,18 +392,8 @@ impl<'a> Engine<'a> {
             k => rule_memo::with_sig(sp.sig, k),
         };
         if let (true, Some(k)) = (direct, packed) {
-            let mut memo = self.ctx.mem.rules.borrow_mut();
-            // Candidates of one digit gone since the rule last closed the line: its answer
-            // from that closed line's live states (see `run_rule::rule_after`).
-            if closed != 0 && key & !closed == 0 {
-                let kept = rule_memo::with_sig(sp.sig, closed)
-                    .and_then(|c| memo.after(k, c, masks, closed & !key));
-                if let Some(p) = kept {
-                    return push_packed(cells, masks, key, p, out);
-                }
-            }
-            let p = memo.direct_packed(k, |live| {
-                let r = match run_rule::run_rule_live(masks, max, Some(live)) {
+            let p = self.ctx.mem.rules.borrow_mut().direct_packed(k, || {
+                let r = match run_rule::run_rule(masks, max) {
                     Some((allowed, must)) => RuleOut {
                         allowed,
                         must,
@@ -784,7 +771,7 @@ mod packed_tests {
                 let sig = (1, len as u8, 9, 0);
                 let mut memo = rule_memo::Memo::default();
                 let k = rule_memo::with_sig(sig, key).expect("a short line packs");
-                assert_eq!(memo.direct_packed(k, |_| p), p);
+                assert_eq!(memo.direct_packed(k, || p), p);
                 let other = match r.broken {
                     true => RuleOut { broken: false, ..r },
                     false => RuleOut::BROKEN,
