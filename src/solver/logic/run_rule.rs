@@ -20,7 +20,28 @@
 //! `bench --logic --variant honeycomb --threads 1 hc25` hint p99 27.4-27.7 -> 31.5-33.2 ms
 //! and the rating slower than without it (56.8 s against 54.7 s); the bounds alone with
 //! the branches: no gain (perf share). Looping over the set bits of a per-digit cell mask:
-//! 0.8-0.95x per call.
+//! 0.8-0.95x per call. The cell steps masked alone (no bounds, no padding), rating the first
+//! 6 lines of hc25 on one core, base/masked: 11.18/12.30, 12.51/12.03, 11.61/12.65 s.
+//!
+//! Also dropped (issue 22, hs9): answering a line from the *live states* of its closed
+//! state (per digit layer, the states both reachable and completable; kept in the memo per
+//! closed key on every rule computed afresh). Exact, and tested against this rule: the
+//! candidates removed since lose edges only in their digits' layers, so a forward pass from
+//! the lowest such layer and a backward pass from the highest, each restricted to the live
+//! states and stopped at the first layer left whole, give the new live states, and the
+//! candidates and skips are read again only between changed layers. Counted on hc25 puzzle
+//! 12 (`rate`): of 3,385,369 direct asks on masks inside the branch's closed ones, 970,381
+//! found live states kept (a third of rules come from the direct table, which keeps none),
+//! and 805,028 of those (83%) change nothing, but only 21,042 (2%) keep every live state (a
+//! single removal nearly always kills a state, such as the run starting on it), so "no live
+//! state lost" as a cheap test of "nothing changes" is no use: hc25 on one core 53.01 ->
+//! 55.17 s. The full answer from one removed digit served 449,561 asks; with several digits
+//! and the new live states kept for the next closed state (chains of removals), the
+//! restricted passes cost about what they save (perf, hc25 lines 4-6: the rule 20.3% ->
+//! 16.0% of the time, the passes from live states 9.9%) and the copies of live states on
+//! every computed rule tip it: the first 6 lines of hc25, base/new, one core: 8.78/10.20,
+//! 8.64/10.77, 9.51/10.45 s (one digit only: 9.18/9.95, 9.52/10.65, 9.28/10.59 s). Output
+//! identical (`cmp`) in every variant. The code: commit 48a26cb (reverted).
 
 /// For a cell below 6 (a bit inside a word): the positions lacking that bit, and the shift
 /// that adds it.
