@@ -22,6 +22,12 @@
 //!   search 1.08x, the same per cell 1.06x, the later known sweeps' removals 1.03x, plain net
 //!   size 0.97x (3% of a branch's candidates go; the best feature found only doubles that).
 //! * An inner net from its plain net's end masks instead of its facts: no change measured.
+//! * Proving an assumption of a breaker scan unbroken from a smaller start: the end of a
+//!   recent unbroken branch that still holds it, with that branch's inner record (any
+//!   closed state left there is inside the assumption's own, so a non-empty one proves it
+//!   unbroken). Over hc25's scans 1,276 of 3,224 such tries proved it, at 3.3 ms each
+//!   against 2.8 ms for the branch itself; the 1,948 others cost 2.8 ms for nothing.
+//!   Placing one digit in a closed end undoes as much as a fresh branch builds.
 
 use super::*;
 
