@@ -11,10 +11,12 @@
 //! reads as one line. A *net* uses the current state (a cell whose other candidates were
 //! removed by several earlier facts), and, when plain nets find nothing, nests one level:
 //! inside a branch, every candidate whose own net ends in a contradiction is removed too.
-//! That costs a net per candidate per branch, so a cheap level comes first: a candidate goes
-//! when what its net is already known to imply clashes with the branch (bit sets). What
-//! nested branches proved on earlier positions of the puzzle is kept (`nest_memory`), since
-//! the hardest grids need them step after step. Nets are bounded (node count per branch,
+//! That costs a net per candidate per branch, so on plain grids a cheap level comes first:
+//! a candidate goes when what its net is already known to imply clashes with the branch (bit
+//! sets). On runs and cages the nested level itself comes at once, trying first the digits
+//! with the fewest places left (issue 22: faster there, see [`SCAN_AFTER`]). What nested
+//! branches proved on earlier positions of the puzzle is kept (`nest_memory`), since the
+//! hardest grids need them step after step. Nets are bounded (node count per branch,
 //! nesting only on request) and come last in the table, after every cheaper technique.
 //!
 //! Propagation places digits through peers (every house holds distinct digits), finds
@@ -287,12 +289,18 @@ const KNOWN_SWEEPS: usize = 3;
 
 /// False assumptions a nested search tries without a break before, on finding one, it goes
 /// on to find every breaker of the position for the next ones (see [`nest_memory`]).
+/// Plain grids only.
 ///
-/// Issue 22, every-25th hard honeycomb rated on one core (44 s): these scans are 29 calls
-/// and 17.8 s, 40% of the walk (the other nested searches 4 s, the forcing-chain bound's
-/// nets 7.7 s). Without them the walk took 37.7 s (1.16x), but each later position then
-/// takes the first breaker of a fresh search instead of a remembered one: every score moved
-/// (87920 -> 102450 on the first line), so the scan stays.
+/// Issue 22, every-25th hard honeycomb (hc25) rated on one core: these scans were 29 calls
+/// and 17.8 s of a 44 s walk (the other nested searches 4 s, the forcing-chain bound's nets
+/// 7.7 s, known nesting 4.2 s). On runs and cages neither the scan nor known nesting runs
+/// now, and the nested search tries first the digits with fewest places
+/// (`search::fewest_places`). Alternated on one core, base then each change, in seconds:
+/// no scan 47.8/37.7 (1.16x; base order); fewest places first with the scan 61.1/60.4,
+/// without it 47.8/36.0 and 47.0/34.6 (1.34x); and without known nesting 26.8 and 29.4
+/// (1.69x). Steps differ from before on those grids (another breaker is taken first, so
+/// scores moved by up to about 20%); none guesses. Plain grids keep both (top1465's
+/// ratings unchanged).
 const SCAN_AFTER: usize = 4;
 
 /// Upper bound on derived facts per branch (keeps nested nets affordable).
@@ -323,7 +331,12 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         search(&e, info, Mode::Net, sink, &mut reach)?;
         // A nested branch known to break costs one branch, the searches below hundreds.
         remembered(&e, info, sink)?;
-        search(&e, info, Mode::Known, sink, &mut reach)?;
+        // Known nesting, the cheap level, pays only on plain grids: on runs and cages the
+        // nested search, in its order there (see `search::order_by_reach`), finds a breaker
+        // sooner than known nesting's sweeps end (see [`SCAN_AFTER`] for the figures).
+        if ctx.t.all_complete {
+            search(&e, info, Mode::Known, sink, &mut reach)?;
+        }
         search(&e, info, Mode::Nested, sink, &mut reach)
     } else if matches!(info.id, "run-forcing" | "nested-run-forcing") {
         run_cases::find(&e, info, sink)

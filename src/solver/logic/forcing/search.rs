@@ -92,10 +92,29 @@ fn order_by_reach(ctx: &Ctx, mode: Mode, reach: &[usize], all: &mut [Candidate])
         // Nested nets cost a net per candidate per candidate: on runs and cages, where
         // they are frequent, try first the assumptions likeliest to break one level down:
         // for known nesting those whose plain net went furthest, for full nesting those
-        // whose known branch came closest to breaking (plain grids keep bivalue cells
-        // first, which finds fewer but more telling steps there).
+        // whose digit has the fewest places left in one of its houses, then those whose
+        // plain net went furthest (plain grids keep bivalue cells first, which finds fewer
+        // but more telling steps there).
         all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
+        if mode == Mode::Nested {
+            all.sort_by_key(|x| fewest_places(ctx, x));
+        }
     }
+}
+
+/// The fewest places `x`'s digit has in a house of its cell: the nested order's first key
+/// on runs and cages. Issue 22, cold nested searches of three hard honeycombs (hc25 lines
+/// 7, 17, 19; 215 positions, every assumption's verdict computed): about 48 breakers
+/// among 290 assumptions, yet the first breaker came at try 16.2 on average (p90 38) by
+/// the known branch's tightness, 10.5 (p90 19) by this key. Plain net size gave 15.5,
+/// plain tightness 17.3, fewest candidates in the cell 30.9. Positions with one to three
+/// breakers stay slow in any order.
+fn fewest_places(ctx: &Ctx, x: &Candidate) -> u32 {
+    let houses = ctx.geo.houses_of(x.cell).iter();
+    houses
+        .map(|&h| ctx.where_in(h, x.digit).len())
+        .min()
+        .unwrap_or(0)
 }
 
 /// The branch of `x` set true, noting what the next level reads: known nesting learns
@@ -192,7 +211,7 @@ fn first_branches(
         }
         let b = if mode == Mode::Nested {
             let (b, broken) = nested_branch(e, mode, keep, &position, x, true);
-            if broken && walking && tried >= SCAN_AFTER {
+            if broken && walking && tried >= SCAN_AFTER && ctx.t.all_complete {
                 // Breakers are rare here: find the others now, for the next positions.
                 for y in all[i + 1..].iter().filter(|y| !of_solution(ctx, y)) {
                     if let (_, true) = nested_branch(e, mode, keep, &position, y, false) {
