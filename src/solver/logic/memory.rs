@@ -5,9 +5,8 @@
 //! Most of it only saves time: the run and cage rule memo, the run-pair memo, the ends of
 //! unbroken nested branches and the per-layout tables are pure functions of their keys, so
 //! a warm memory gives the same step as a fresh one. One part chooses steps: the nested
-//! forcing-net *breakers* remembered from earlier positions (plain grids only) are tried
-//! first, so a warm memory may show a different (always sound) Forcing Net than a fresh
-//! one. The other part
+//! forcing-net *breakers* remembered from earlier positions are tried first, so a warm
+//! memory may show a different (always sound) Forcing Net than a fresh one. The other part
 //! is HoDoKu's singles queues ([`SinglesQueue`]): which single comes first depends on the
 //! order in which earlier steps removed candidates. The rater,
 //! `explain` and the generator therefore start each puzzle with a fresh memory, and their

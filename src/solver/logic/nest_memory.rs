@@ -10,16 +10,16 @@
 //!   ends inside it and may start from it, which saves the rounds that found it. Either way
 //!   the verdict is the one a fresh branch gives.
 //! * **Breakers.** An assumption whose branch broke on a position breaks on every position
-//!   inside it. On plain grids, when breakers are rare, the search that finds one goes on
-//!   through the rest and remembers them all; later positions try those first (each proof
-//!   is made afresh). On runs and cages the search's order finds one soon enough that this
-//!   scan cost more than it saved (see `forcing::SCAN_AFTER`).
+//!   inside it. When breakers are rare, the search that finds one goes on through the rest
+//!   and remembers them all; later positions try those first (each proof is made afresh).
+//!   On runs and cages, where the search's order finds one sooner, "rare" starts after many
+//!   more tries (see `forcing::SCAN_AFTER_RUNS`).
 //!   This one changes which step a hint shows (never whether it is sound), so the rater,
 //!   `explain` and the generator start each puzzle with a fresh memory, and their steps
 //!   depend on the puzzle alone.
 //!
-//! On the hardest honeycombs the same assumptions hold unbroken step after step: proving
-//! them again would be most of a nested search's time without this memory.
+//! On the hardest honeycombs the same assumptions fail step after step, and breakers are
+//! used up one step at a time: most of a nested search's time without this memory.
 
 use crate::geometry::{Cell, Digits, Geometry};
 use std::collections::HashMap;

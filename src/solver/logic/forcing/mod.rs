@@ -289,19 +289,25 @@ const KNOWN_SWEEPS: usize = 3;
 
 /// False assumptions a nested search tries without a break before, on finding one, it goes
 /// on to find every breaker of the position for the next ones (see [`nest_memory`]).
-/// Plain grids only.
 ///
-/// Issue 22, every-25th hard honeycomb (hc25) rated on one core: these scans were 29 calls
-/// and 17.8 s of a 44 s walk (the other nested searches 4 s, the forcing-chain bound's nets
-/// 7.7 s, known nesting 4.2 s). On runs and cages neither the scan nor known nesting runs
-/// now, and the nested search tries first the digits with fewest places
-/// (`search::fewest_places`). Alternated on one core, base then each change, in seconds:
-/// no scan 47.8/37.7 (1.16x; base order); fewest places first with the scan 61.1/60.4,
-/// without it 47.8/36.0 and 47.0/34.6 (1.34x); and without known nesting 26.8 and 29.4
-/// (1.69x). Steps differ from before on those grids (another breaker is taken first, so
-/// scores moved by up to about 20%); none guesses. Plain grids keep both (top1465's
-/// ratings unchanged).
+/// Issue 22, every-25th hard honeycomb (hc25) rated on one core: with this bound on runs
+/// too, these scans were 29 calls and 17.8 s of a 44 s walk (the other nested searches 4 s,
+/// the forcing-chain bound's nets 7.7 s, known nesting 4.2 s). On runs and cages known
+/// nesting no longer runs, the nested search tries first the digits with the fewest places
+/// (`search::fewest_places`), and the scan waits for [`SCAN_AFTER_RUNS`]. Alternated on one
+/// core, base then each change, in seconds: no scan 47.8/37.7 (1.16x; base order); fewest
+/// places first with this scan 61.1/60.4, without any 47.8/36.0 and 47.0/34.6 (1.34x); and
+/// without known nesting 26.8 and 29.4 (1.69x). Steps differ from before on those grids
+/// (another breaker is taken first, so scores moved by up to about 20%); none guesses.
+/// Plain grids keep this scan and known nesting (top1465's ratings unchanged).
 const SCAN_AFTER: usize = 4;
+
+/// [`SCAN_AFTER`] on runs and cages. With no scan at all, a position where one to three of
+/// some 300 assumptions break is searched again at each following position: the warm
+/// next-hint p99 on hc25 rose from 17.9 ms to 54.7 ms. Scans after (p99 ms / walk s, two
+/// walks side by side on two cores): 8 tries 31.6 / 48.1, 20 36.2 / 38.5, 30 37.3 / 38.7,
+/// 40 39.2 / 37.4, 80 51.6 / 33.7, 150 63.4 / 33.5 (no scan took place).
+const SCAN_AFTER_RUNS: usize = 40;
 
 /// Upper bound on derived facts per branch (keeps nested nets affordable).
 const MAX_FACTS: usize = 4000;

@@ -211,7 +211,11 @@ fn first_branches(
         }
         let b = if mode == Mode::Nested {
             let (b, broken) = nested_branch(e, mode, keep, &position, x, true);
-            if broken && walking && tried >= SCAN_AFTER && ctx.t.all_complete {
+            let after = match ctx.t.all_complete {
+                true => SCAN_AFTER,
+                false => SCAN_AFTER_RUNS,
+            };
+            if broken && walking && tried >= after {
                 // Breakers are rare here: find the others now, for the next positions.
                 for y in all[i + 1..].iter().filter(|y| !of_solution(ctx, y)) {
                     if let (_, true) = nested_branch(e, mode, keep, &position, y, false) {
