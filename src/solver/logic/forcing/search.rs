@@ -95,9 +95,12 @@ fn order_by_reach(ctx: &Ctx, mode: Mode, reach: &[usize], all: &mut [Candidate])
         // whose digit has the fewest places left in one of its houses, then those whose
         // plain net went furthest (plain grids keep bivalue cells first, which finds fewer
         // but more telling steps there).
-        all.sort_by_key(|x| std::cmp::Reverse(reach[x.cell * 32 + usize::from(x.digit)]));
-        if mode == Mode::Nested {
-            all.sort_by_key(|x| fewest_places(ctx, x));
+        let reach_of = |x: &Candidate| reach[x.cell * 32 + usize::from(x.digit)];
+        match mode {
+            Mode::Nested => {
+                all.sort_by_cached_key(|x| (fewest_places(ctx, x), std::cmp::Reverse(reach_of(x))))
+            }
+            _ => all.sort_by_key(|x| std::cmp::Reverse(reach_of(x))),
         }
     }
 }
@@ -200,6 +203,10 @@ fn first_branches(
     // hint (a one-off `hint`), only once a walk has left branches behind.
     let walking = keep && memory.borrow_mut().open(ctx.geo);
     let mut tried = 0;
+    let scan_after = match ctx.t.all_complete {
+        true => SCAN_AFTER,
+        false => SCAN_AFTER_RUNS,
+    };
     for (i, x) in all.iter().enumerate() {
         if ctx.mem.out_of_time() {
             return ControlFlow::Break(());
@@ -211,11 +218,7 @@ fn first_branches(
         }
         let b = if mode == Mode::Nested {
             let (b, broken) = nested_branch(e, mode, keep, &position, x, true);
-            let after = match ctx.t.all_complete {
-                true => SCAN_AFTER,
-                false => SCAN_AFTER_RUNS,
-            };
-            if broken && walking && tried >= after {
+            if broken && walking && tried >= scan_after {
                 // Breakers are rare here: find the others now, for the next positions.
                 for y in all[i + 1..].iter().filter(|y| !of_solution(ctx, y)) {
                     if let (_, true) = nested_branch(e, mode, keep, &position, y, false) {
