@@ -12,8 +12,8 @@
 //! * **Breakers.** An assumption whose branch broke on a position breaks on every position
 //!   inside it. When breakers are rare, the search that finds one goes on through the rest
 //!   and remembers them all; later positions try those first (each proof is made afresh).
-//!   On runs and cages, where the search's order finds one sooner, "rare" starts after many
-//!   more tries (see `forcing::SCAN_AFTER_RUNS`).
+//!   Not on runs and cages, where the search's order finds one soon enough without (see
+//!   `forcing::SCAN_AFTER`).
 //!   This one changes which step a hint shows (never whether it is sound), so the rater,
 //!   `explain` and the generator start each puzzle with a fresh memory, and their steps
 //!   depend on the puzzle alone.

@@ -14,9 +14,9 @@
 //! That costs a net per candidate per branch, so on plain grids a cheap level comes first:
 //! a candidate goes when what its net is already known to imply clashes with the branch (bit
 //! sets). On runs and cages the nested level itself comes at once, trying first the digits
-//! with the fewest places left (issue 22: faster there, see [`SCAN_AFTER`]). What nested
-//! branches proved on earlier positions of the puzzle is kept (`nest_memory`), since the
-//! hardest grids need them step after step. Nets are bounded (node count per branch,
+//! with the fewest places left, then what earlier branches removed most often (issue 22:
+//! faster there, see [`SCAN_AFTER`]). What nested branches proved on earlier positions of
+//! the puzzle is kept (`nest_memory`), since the hardest grids need them step after step. Nets are bounded (node count per branch,
 //! nesting only on request) and come last in the table, after every cheaper technique.
 //!
 //! Propagation places digits through peers (every house holds distinct digits), finds
@@ -294,20 +294,23 @@ const KNOWN_SWEEPS: usize = 3;
 /// too, these scans were 29 calls and 17.8 s of a 44 s walk (the other nested searches 4 s,
 /// the forcing-chain bound's nets 7.7 s, known nesting 4.2 s). On runs and cages known
 /// nesting no longer runs, the nested search tries first the digits with the fewest places
-/// (`search::fewest_places`), and the scan waits for [`SCAN_AFTER_RUNS`]. Alternated on one
+/// (`search::fewest_places`), and the scan does not run. Alternated on one
 /// core, base then each change, in seconds: no scan 47.8/37.7 (1.16x; base order); fewest
 /// places first with this scan 61.1/60.4, without any 47.8/36.0 and 47.0/34.6 (1.34x); and
 /// without known nesting 26.8 and 29.4 (1.69x). Steps differ from before on those grids
 /// (another breaker is taken first, so scores moved by up to about 20%); none guesses.
 /// Plain grids keep this scan and known nesting (top1465's ratings unchanged).
+///
+/// Without a scan, a position where one to three of some 300 assumptions break is searched
+/// again at each following position: with no scan on runs the warm next-hint p99 on hc25
+/// rose from 17.9 ms to 54.7 ms, and a scan after 40 tries held it at 39.2 ms (the whole
+/// hard honeycomb file 667 s against 563 s without, one core). Since the nested search
+/// there tries next what earlier branches removed (`search::Fragile`), such positions find
+/// their breaker sooner and the scan no longer pays (measured with a first version that
+/// counted nested removals only; side by side on two cores, walk s / p99 ms): none 28.6 /
+/// 37.3 and 27.3 / 39.4, after 8 tries (likely breakers only) 24.9 / 40.2 and 29.8 / 36.1,
+/// after 40 27.5 / 41.4 and 30.3 / 37.7; the whole file none 541 s, after 8 564 s.
 const SCAN_AFTER: usize = 4;
-
-/// [`SCAN_AFTER`] on runs and cages. With no scan at all, a position where one to three of
-/// some 300 assumptions break is searched again at each following position: the warm
-/// next-hint p99 on hc25 rose from 17.9 ms to 54.7 ms. Scans after (p99 ms / walk s, two
-/// walks side by side on two cores): 8 tries 31.6 / 48.1, 20 36.2 / 38.5, 30 37.3 / 38.7,
-/// 40 39.2 / 37.4, 80 51.6 / 33.7, 150 63.4 / 33.5 (no scan took place).
-const SCAN_AFTER_RUNS: usize = 40;
 
 /// Upper bound on derived facts per branch (keeps nested nets affordable).
 const MAX_FACTS: usize = 4000;
