@@ -57,8 +57,10 @@ pub struct Memory {
 /// What is known of an assumption's nested branch on the current position.
 pub enum Known {
     Nothing,
-    /// It cannot break.
-    Unbroken,
+    /// It cannot break, and ends at this state: an end kept inside the position is that
+    /// branch's end there (the largest closed state inside the position and the assumption,
+    /// which lies inside the larger start it came from).
+    Unbroken(State),
     /// It ends inside this state; the nested level that left it left these houses per
     /// candidate.
     Inside(State, Arc<Inner>),
@@ -82,21 +84,11 @@ impl Memory {
     /// [`Memory::open`] first.
     pub fn known(&self, position: &State, cell: Cell, digit: u8) -> Known {
         match self.unbroken.get(&(cell, digit)) {
-            Some((_, state, _)) if within(state, position) => Known::Unbroken,
+            Some((_, state, _)) if within(state, position) => Known::Unbroken(state.clone()),
             Some((old, state, inner)) if within(position, old) => {
                 Known::Inside(state.clone(), Arc::clone(inner))
             }
             _ => Known::Nothing,
-        }
-    }
-
-    /// Where the nested branch of `cell = digit` ends on `position`, when known: an end
-    /// kept inside the position is that branch's end there (the largest closed state inside
-    /// the position and the assumption, which lies inside the larger start it came from).
-    pub fn end_within(&self, position: &State, cell: Cell, digit: u8) -> Option<State> {
-        match self.unbroken.get(&(cell, digit)) {
-            Some((_, state, _)) if within(state, position) => Some(state.clone()),
-            _ => None,
         }
     }
 
@@ -157,7 +149,7 @@ mod tests {
         let found_on = state(&[0b1111, 0b0110, 0b0011]);
         let end = state(&[0b0001, 0b0110, 0b0010]).to_vec();
         m.remember(&found_on, 0, 1, end, Inner::default());
-        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken));
+        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken(_)));
         // The position lost a digit the end state still holds: start from the state.
         let smaller = state(&[0b1111, 0b0100, 0b0011]);
         assert!(matches!(m.known(&smaller, 0, 1), Known::Inside(..)));
@@ -172,7 +164,7 @@ mod tests {
         assert!(!m.breaks(&other, 1, 2));
         m.forget_breakers();
         assert!(!m.breaks(&found_on, 1, 2));
-        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken));
+        assert!(matches!(m.known(&found_on, 0, 1), Known::Unbroken(_)));
 
         // Another layout starts over.
         m.open(&standard(9).unwrap());

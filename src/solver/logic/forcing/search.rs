@@ -257,13 +257,12 @@ fn first_branches(
                 if keep {
                     // Where memory knows the nested branch's end, only the verities below
                     // may need the branch itself: it is made if they do (see [`Slot`]).
-                    let (b, _, _) = nested_branch(e, mode, keep, &position, x, true);
+                    let (b, _, end) = nested_branch(e, mode, keep, &position, x, true);
                     if let Some(b) = b {
                         report_broken(e, info, x, &b, sink)?;
                         ready.push(Slot::Made(Rc::new(b)));
                         continue;
                     }
-                    let end = memory.borrow().end_within(&position, x.cell, x.digit);
                     if let Some(end) = end {
                         ready.push(Slot::Lazy(end, std::cell::OnceCell::new()));
                         continue;
@@ -357,10 +356,7 @@ fn nested_branch(
         nest_memory::Known::Nothing
     };
     let b = match known {
-        nest_memory::Known::Unbroken => {
-            let end = memory.borrow().end_within(position, x.cell, x.digit);
-            return (None, false, end);
-        }
+        nest_memory::Known::Unbroken(end) => return (None, false, Some(end)),
         nest_memory::Known::Inside(state, inner) => {
             let b = e.nested_from(assume, &state, &inner);
             if b.contradiction.is_some() {
