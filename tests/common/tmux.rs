@@ -18,11 +18,15 @@ pub fn panel_text(screen: &str) -> String {
             })
         })
         .collect();
-    parts
-        .join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    // A row that ends in `/` ends a piece of a path the panel broke between folders.
+    let mut text = String::new();
+    for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        if !text.is_empty() && !text.ends_with('/') {
+            text.push(' ');
+        }
+        text.push_str(part);
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The binary under test: `TERMDOKU_BIN` (to try a release build, the one people run), else

@@ -124,7 +124,8 @@ fn focus_cells(app: &App) -> Vec<usize> {
     out
 }
 
-/// Greedy word wrap to `width` columns (a word longer than a line is cut).
+/// Greedy word wrap to `width` columns (a word longer than a line is cut, after a `/` when
+/// one fits: a path breaks between its folders).
 pub fn wrapped(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut out: Vec<String> = Vec::new();
@@ -146,7 +147,12 @@ pub fn wrapped(text: &str, width: usize) -> Vec<String> {
                 continue;
             }
             // A word wider than the line: as much as fits, the rest on the next.
-            let rest = word.split_off(width);
+            let cut = word[..width]
+                .iter()
+                .rposition(|&c| c == '/')
+                .filter(|&i| i > 0)
+                .map_or(width, |i| i + 1);
+            let rest = word.split_off(cut);
             out.push(word.into_iter().collect());
             word = rest;
         }
@@ -177,5 +183,22 @@ mod tests {
             );
         }
         assert_eq!(wrapped("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+    }
+
+    #[test]
+    fn a_long_path_breaks_between_folders() {
+        let text = "Puzzle 1 of /tmp/deep/some/rather/long/directory/name/for/puzzles/honeycomb-extreme.txt.";
+        assert_eq!(
+            wrapped(text, 22),
+            [
+                "Puzzle 1 of",
+                "/tmp/deep/some/rather/",
+                "long/directory/name/",
+                "for/puzzles/",
+                "honeycomb-extreme.txt."
+            ]
+        );
+        // No folder break within the width: cut at the width.
+        assert_eq!(wrapped("/abcdefgh/ij", 5), ["/abcd", "efgh/", "ij"]);
     }
 }

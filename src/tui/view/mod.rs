@@ -513,11 +513,14 @@ fn panel(app: &App, area: Rect, below: bool, buf: &mut Buffer) {
             Tone::Info => t.message,
             Tone::Warning => t.error,
         };
-        let line = Line::styled(msg.text.clone(), style);
+        // Wrapped here, not by the paragraph: a path breaks between its folders.
+        let lines = card::wrapped(&msg.text, usize::from(area.width))
+            .into_iter()
+            .map(|l| Line::styled(l, style));
         if app.trainer.is_some() {
-            news.insert(0, line);
+            news.splice(0..0, lines);
         } else {
-            news.push(line);
+            news.extend(lines);
         }
     }
     // Below the grid there is little room: news first.
