@@ -82,17 +82,28 @@ impl Tmux {
     }
 
     /// Starts `cmd` in a `w`x`h` window.
+    /// A new server seldom fails to start under load (seen once in a clean CI run): it is
+    /// tried three times, and the last failure's message is shown.
     pub fn start_sized(&self, cmd: &str, w: u16, h: u16) {
-        let ok = self
-            .tmux()
-            .args(["new-session", "-d", "-s", "main", "-x"])
-            .arg(w.to_string())
-            .arg("-y")
-            .arg(h.to_string())
-            .arg(cmd)
-            .status()
-            .expect("tmux runs");
-        assert!(ok.success(), "tmux new-session failed");
+        let mut why = String::new();
+        for _ in 0..3 {
+            let out = self
+                .tmux()
+                .args(["new-session", "-d", "-s", "main", "-x"])
+                .arg(w.to_string())
+                .arg("-y")
+                .arg(h.to_string())
+                .arg(cmd)
+                .output()
+                .expect("tmux runs");
+            if out.status.success() {
+                return;
+            }
+            why = String::from_utf8_lossy(&out.stderr).into_owned();
+            let _ = self.tmux().arg("kill-server").output();
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        panic!("tmux new-session failed: {why}");
     }
 
     pub fn send(&self, keys: &[&str]) {
