@@ -82,6 +82,7 @@ impl Tmux {
     }
 
     /// Starts `cmd` in a `w`x`h` window.
+    ///
     /// A new server seldom fails to start under load (seen once in a clean CI run): it is
     /// tried three times, and the last failure's message is shown.
     pub fn start_sized(&self, cmd: &str, w: u16, h: u16) {

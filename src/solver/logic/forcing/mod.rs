@@ -16,8 +16,9 @@
 //! sets). On runs and cages the nested level itself comes at once, trying first the digits
 //! with the fewest places left, then what earlier branches removed most often (issue 22:
 //! faster there, see [`SCAN_AFTER`]). What nested branches proved on earlier positions of
-//! the puzzle is kept (`nest_memory`), since the hardest grids need them step after step. Nets are bounded (node count per branch,
-//! nesting only on request) and come last in the table, after every cheaper technique.
+//! the puzzle is kept (`nest_memory`), since the hardest grids need them step after step.
+//! Nets are bounded (node count per branch, nesting only on request) and come last in the
+//! table, after every cheaper technique.
 //!
 //! Propagation places digits through peers (every house holds distinct digits), finds
 //! hidden singles in `Complete` houses, and applies the cheap rule of every run and cage:
@@ -290,26 +291,16 @@ const KNOWN_SWEEPS: usize = 3;
 /// False assumptions a nested search tries without a break before, on finding one, it goes
 /// on to find every breaker of the position for the next ones (see [`nest_memory`]).
 ///
-/// Issue 22, every-25th hard honeycomb (hc25) rated on one core: with this bound on runs
-/// too, these scans were 29 calls and 17.8 s of a 44 s walk (the other nested searches 4 s,
-/// the forcing-chain bound's nets 7.7 s, known nesting 4.2 s). On runs and cages known
-/// nesting no longer runs, the nested search tries first the digits with the fewest places
-/// (`search::fewest_places`), and the scan does not run. Alternated on one
-/// core, base then each change, in seconds: no scan 47.8/37.7 (1.16x; base order); fewest
-/// places first with this scan 61.1/60.4, without any 47.8/36.0 and 47.0/34.6 (1.34x); and
-/// without known nesting 26.8 and 29.4 (1.69x). Steps differ from before on those grids
-/// (another breaker is taken first, so scores moved by up to about 20%); none guesses.
-/// Plain grids keep this scan and known nesting (top1465's ratings unchanged).
-///
-/// Without a scan, a position where one to three of some 300 assumptions break is searched
-/// again at each following position: with no scan on runs the warm next-hint p99 on hc25
-/// rose from 17.9 ms to 54.7 ms, and a scan after 40 tries held it at 39.2 ms (the whole
-/// hard honeycomb file 667 s against 563 s without, one core). Since the nested search
-/// there tries next what earlier branches removed (`search::Fragile`), such positions find
-/// their breaker sooner and the scan no longer pays (measured with a first version that
-/// counted nested removals only; side by side on two cores, walk s / p99 ms): none 28.6 /
-/// 37.3 and 27.3 / 39.4, after 8 tries (likely breakers only) 24.9 / 40.2 and 29.8 / 36.1,
-/// after 40 27.5 / 41.4 and 30.3 / 37.7; the whole file none 541 s, after 8 564 s.
+/// Plain grids only. Issue 22, every-25th hard honeycomb (hc25) on one core: with this
+/// bound on runs too, these scans were 17.8 s of a 44 s walk. Without them, a position
+/// where one to three of some 300 assumptions break is searched again at each following
+/// position (warm next-hint p99 17.9 -> 54.7 ms in the old order); but since the nested
+/// search there tries the fewest places first and then what earlier branches removed
+/// (`search::fewest_places`, `search::Fragile`), it finds such breakers soon, and no scan
+/// beat none (side by side, walk s / p99 ms): none 28.6 / 37.3 and 27.3 / 39.4, after 8
+/// tries 24.9 / 40.2 and 29.8 / 36.1, after 40 27.5 / 41.4 and 30.3 / 37.7; the whole hard
+/// file none 541 s, after 8 tries 564 s. On runs and cages known nesting does not run either
+/// (hc25 walk 1.69x with both changes, scores moved by up to about 20%, none guesses).
 const SCAN_AFTER: usize = 4;
 
 /// Upper bound on derived facts per branch (keeps nested nets affordable).

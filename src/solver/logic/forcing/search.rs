@@ -61,9 +61,8 @@ pub(super) fn search(
     sink: &mut Sink,
     reach: &mut Vec<usize>,
 ) -> ControlFlow<()> {
-    // `reach`, per candidate: how promising its branch looks for the next level (the size
-    // of its plain net after the plain search, its known branch's tightness after known
-    // nesting).
+    // `reach`, per candidate: the size of its plain net (after the plain search), a key of
+    // the nested order on runs and cages.
     let ctx = e.ctx;
     let mut all = candidates(ctx);
     let n = ctx.geo.cell_count();
@@ -84,24 +83,18 @@ pub(super) fn search(
     group_verities(e, info, &all, &on, &index, sink)
 }
 
-/// Nested levels try first the assumptions likeliest to break one level down.
+/// The nested level on runs and cages tries first the assumptions likeliest to break one
+/// level down.
 fn order_by_reach(ctx: &Ctx, mode: Mode, reach: &[usize], all: &mut [Candidate]) {
     let n = ctx.geo.cell_count();
-    let nesting = matches!(mode, Mode::Known | Mode::Nested);
-    if nesting && reach.len() == n * 32 && !ctx.t.all_complete {
-        // Nested nets cost a net per candidate per candidate: on runs and cages, where
-        // they are frequent, try first the assumptions likeliest to break one level down:
-        // for known nesting those whose plain net went furthest, for full nesting those
-        // whose digit has the fewest places left in one of its houses, then those whose
-        // plain net went furthest (plain grids keep bivalue cells first, which finds fewer
-        // but more telling steps there).
+    if mode == Mode::Nested && reach.len() == n * 32 && !ctx.t.all_complete {
+        // Nested nets cost a net per candidate per candidate: on runs and cages, where they
+        // are frequent, those whose digit has the fewest places left in one of its houses
+        // come first, then those whose plain net went furthest (plain grids keep bivalue
+        // cells first, which finds fewer but more telling steps there). The search then
+        // reorders what is left as it learns (see [`Fragile`]).
         let reach_of = |x: &Candidate| reach[x.cell * 32 + usize::from(x.digit)];
-        match mode {
-            Mode::Nested => {
-                all.sort_by_cached_key(|x| (fewest_places(ctx, x), std::cmp::Reverse(reach_of(x))))
-            }
-            _ => all.sort_by_key(|x| std::cmp::Reverse(reach_of(x))),
-        }
+        all.sort_by_cached_key(|x| (fewest_places(ctx, x), std::cmp::Reverse(reach_of(x))));
     }
 }
 
@@ -121,7 +114,7 @@ fn fewest_places(ctx: &Ctx, x: &Candidate) -> u32 {
 }
 
 /// The branch of `x` set true, noting what the next level reads: known nesting learns
-/// from it and records its tightness, the plain search its net, size and touched cells.
+/// from it, the plain search its net, size and touched cells.
 fn make_branch(
     e: &Engine,
     mode: Mode,
@@ -129,7 +122,6 @@ fn make_branch(
     reach: &mut [usize],
     learned: &std::cell::Cell<bool>,
 ) -> Rc<Branch> {
-    let ctx = e.ctx;
     // The plain search only reads its nets: it shares the position's (see [`PlainNets`]).
     let b = match mode {
         Mode::Net => e.net(fact(x.cell, x.digit, true)),
@@ -137,10 +129,6 @@ fn make_branch(
     };
     if mode == Mode::Known && b.contradiction.is_none() {
         learned.set(e.learn(x, &b) || learned.get());
-        // The nested search tries first the branches that came closest to breaking here.
-        if let Some(r) = reach.get_mut(x.cell * 32 + usize::from(x.digit)) {
-            *r = tightness(ctx, &b);
-        }
     }
     if mode == Mode::Net {
         reach[x.cell * 32 + usize::from(x.digit)] = b.derived.len();
