@@ -96,6 +96,7 @@ impl<'a> Engine<'a> {
             known: Default::default(),
             groups: Vec::new(),
             groups_of_house: Vec::new(),
+            group_links: Default::default(),
         }
     }
 

@@ -7,6 +7,17 @@
 
 use super::*;
 
+/// Per candidate (`cell * 32 + digit`), the groups its fact turns off when set (`off`) and
+/// on when removed (`on`), in the order the links are followed: `off[off_start[i]..
+/// off_start[i + 1]]` are candidate `i`'s.
+#[derive(Default)]
+pub(super) struct GroupLinks {
+    off_start: Vec<u32>,
+    on_start: Vec<u32>,
+    off: Vec<u16>,
+    on: Vec<u16>,
+}
+
 /// Where a box and a line meet (cells shared by two houses).
 pub(super) struct Group {
     cells: CellSet,
@@ -29,6 +40,47 @@ impl Engine<'_> {
             }
         }
         self.groups_of_house = of_house;
+        self.group_links = self.static_group_links();
+    }
+
+    /// The group facts that follow from each candidate's fact (on and off), which depend on
+    /// the starting position alone: computed once per search instead of at every link.
+    fn static_group_links(&self) -> GroupLinks {
+        let g = self.ctx.geo;
+        let slots = g.cell_count() * 32;
+        let mut links = GroupLinks {
+            off_start: vec![0; slots + 1],
+            on_start: vec![0; slots + 1],
+            off: Vec::new(),
+            on: Vec::new(),
+        };
+        for slot in 0..slots {
+            let (c, d) = (slot / 32, (slot % 32) as u8);
+            links.off_start[slot] = links.off.len() as u32;
+            links.on_start[slot] = links.on.len() as u32;
+            if !self.ctx.empty.contains(c) || !self.ctx.cand[c].contains(d) {
+                continue;
+            }
+            for &h in g.houses_of(c) {
+                for &k in &self.groups_of_house[h] {
+                    if !self.groups[k].cells.contains(c) && self.is_node(k, d) {
+                        links.off.push(k as u16);
+                    }
+                }
+                let mut rest = self.ctx.where_in(h, d);
+                rest.remove(c);
+                if rest.len() >= 2 {
+                    for &k in &self.groups_of_house[h] {
+                        if rest.is_subset(self.groups[k].cells) {
+                            links.on.push(k as u16);
+                        }
+                    }
+                }
+            }
+        }
+        links.off_start[slots] = links.off.len() as u32;
+        links.on_start[slots] = links.on.len() as u32;
+        links
     }
 
     /// The fact of group `k` holding (or not) `d`.
@@ -71,12 +123,10 @@ impl Engine<'_> {
         f: Fact,
         q: &mut Vec<Fact>,
     ) {
-        for &h in self.ctx.geo.houses_of(p) {
-            for &k in &self.groups_of_house[h] {
-                if !self.groups[k].cells.contains(p) && self.is_node(k, d) {
-                    self.derive_group(b, self.group_fact(k, d, false), f, q);
-                }
-            }
+        let l = &self.group_links;
+        let slot = p * 32 + usize::from(d);
+        for &k in &l.off[l.off_start[slot] as usize..l.off_start[slot + 1] as usize] {
+            self.derive_group(b, self.group_fact(usize::from(k), d, false), f, q);
         }
     }
 
@@ -89,10 +139,10 @@ impl Engine<'_> {
         f: Fact,
         q: &mut Vec<Fact>,
     ) {
-        for &h in self.ctx.geo.houses_of(y) {
-            let mut rest = self.ctx.where_in(h, d);
-            rest.remove(y);
-            self.group_left(b, h, rest, d, f, q);
+        let l = &self.group_links;
+        let slot = y * 32 + usize::from(d);
+        for &k in &l.on[l.on_start[slot] as usize..l.on_start[slot + 1] as usize] {
+            self.derive_group(b, self.group_fact(usize::from(k), d, true), f, q);
         }
     }
 

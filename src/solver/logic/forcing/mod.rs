@@ -283,6 +283,8 @@ pub(super) struct Engine<'a> {
     groups: Vec<groups::Group>,
     /// Per house, its groups.
     groups_of_house: Vec<Vec<usize>>,
+    /// The group facts each candidate's facts lead to (see [`groups::GroupLinks`]).
+    group_links: groups::GroupLinks,
 }
 
 /// Sweeps of known-net nesting over every candidate (each learns from the one before).
