@@ -31,7 +31,7 @@ const TABLES_KEPT: usize = 8;
 /// Barren fish searches kept before the set is emptied (about 60 bytes each).
 const BARREN_FISH_KEPT: usize = 100_000;
 
-/// A complex-fish search of one digit: its layout's tables (by address: they live as long as
+/// A fish search of one digit (basic, finned or complex): its layout's tables (by address: they live as long as
 /// the memory keeps them), the technique and the digit's candidate cells. A single-digit
 /// fish depends on nothing else, so a search that ran to the end without a find finds
 /// nothing again whenever the key comes back (a step elsewhere leaves most digits as they
@@ -52,7 +52,7 @@ pub struct SolverMemory {
     pub(super) pairs: RefCell<PairMemo>,
     pub(super) nest: RefCell<NestMemory>,
     pub(super) singles: RefCell<SinglesQueue>,
-    /// Complex-fish searches of one digit that ran to the end and found nothing.
+    /// Fish searches of one digit that ran to the end and found nothing.
     pub(super) barren_fish: RefCell<std::collections::HashSet<FishKey>>,
     tables: RefCell<Vec<(Arc<Geometry>, Arc<Tables>)>>,
     /// When the caller stops waiting: the forcing searches give up after it (the server's
