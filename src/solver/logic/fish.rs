@@ -211,45 +211,29 @@ fn each_search(
         if ctx.digit[usize::from(digit)].is_empty() {
             continue;
         }
-        // A digit's fish depend on its cells alone: a search that found nothing finds
-        // nothing again while they stay (most steps leave most digits alone).
-        let key = super::memory::FishKey {
-            tables: std::sync::Arc::as_ptr(&ctx.t) as usize,
-            technique: infos[0].id,
-            digit,
-            cells: ctx.digit[usize::from(digit)].0,
-        };
-        if ctx.mem.fish_barren(&key) {
-            continue;
-        }
-        let mut found = false;
-        let mut counting = |step: Step| {
-            found = true;
-            sink(step)
-        };
-        for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
-            for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
-                if bi != ci {
-                    let b = &mut bases;
-                    let pos = &ctx.t.line_pos[ci];
-                    search(
-                        ctx,
-                        infos,
-                        digit,
-                        n,
-                        kind,
-                        base_lines,
-                        cover_lines,
-                        pos,
-                        b,
-                        &mut counting,
-                    )?;
+        super::digit_local(ctx, infos[0].id, digit, sink, |sink| {
+            for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
+                for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
+                    if bi != ci {
+                        let b = &mut bases;
+                        let pos = &ctx.t.line_pos[ci];
+                        search(
+                            ctx,
+                            infos,
+                            digit,
+                            n,
+                            kind,
+                            base_lines,
+                            cover_lines,
+                            pos,
+                            b,
+                            sink,
+                        )?;
+                    }
                 }
             }
-        }
-        if !found {
-            ctx.mem.remember_barren_fish(key);
-        }
+            ControlFlow::Continue(())
+        })?;
     }
     ControlFlow::Continue(())
 }

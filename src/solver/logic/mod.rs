@@ -654,6 +654,42 @@ fn first_in_order(ctx: &Ctx, table: &'static [TechniqueInfo], sorting: bool) -> 
     None
 }
 
+/// The memory's key of a search of `digit` that depends on its cells alone.
+fn digit_key(ctx: &Ctx, technique: &'static str, digit: u8) -> memory::FishKey {
+    memory::FishKey {
+        tables: Arc::as_ptr(&ctx.t) as usize,
+        technique,
+        digit,
+        cells: ctx.digit[usize::from(digit)].0,
+    }
+}
+
+/// A search that depends on one digit's cells alone (fish, single-digit patterns): skipped
+/// when it found nothing on the same cells before, remembered when it ran to the end
+/// without a find. Most steps leave most digits as they were, so a walk repeats most of
+/// these searches unchanged.
+fn digit_local(
+    ctx: &Ctx,
+    technique: &'static str,
+    digit: u8,
+    sink: &mut Sink,
+    search: impl FnOnce(&mut Sink) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let key = digit_key(ctx, technique, digit);
+    if ctx.mem.fish_barren(&key) {
+        return ControlFlow::Continue(());
+    }
+    let mut found = false;
+    let flow = search(&mut |step: Step| {
+        found = true;
+        sink(step)
+    });
+    if !found && flow.is_continue() {
+        ctx.mem.remember_barren_fish(key);
+    }
+    flow
+}
+
 /// Places the solution's digit in the empty cell with the fewest candidates.
 fn guess(ctx: &Ctx, solution: &[u8]) -> Option<Step> {
     let cell = ctx

@@ -111,19 +111,31 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     if info.id.starts_with("dual-") {
         return duals(ctx, info, sink);
     }
+    if !matches!(
+        info.id,
+        "skyscraper" | "2-string-kite" | "turbot-fish" | "empty-rectangle"
+    ) {
+        return ControlFlow::Continue(());
+    }
     for digit in 1..=ctx.geo.max_digit() {
         if ctx.digit[usize::from(digit)].len() < 4 {
             continue;
         }
-        let Some(Some(strong)) = strong_links(ctx).get(usize::from(digit)) else {
-            continue;
-        };
-        match info.id {
-            "skyscraper" | "2-string-kite" | "turbot-fish" => {
-                two_links(ctx, info, digit, strong, sink)?
+        let search = |sink: &mut Sink| {
+            let Some(Some(strong)) = strong_links(ctx).get(usize::from(digit)) else {
+                return ControlFlow::Continue(());
+            };
+            if info.id == "empty-rectangle" {
+                empty_rectangle(ctx, info, digit, &strong.links, sink)
+            } else {
+                two_links(ctx, info, digit, strong, sink)
             }
-            "empty-rectangle" => empty_rectangle(ctx, info, digit, &strong.links, sink)?,
-            _ => return ControlFlow::Continue(()),
+        };
+        // Strong links in runs and cages depend on other digits (what the house must hold).
+        if ctx.t.all_complete {
+            super::digit_local(ctx, info.id, digit, sink, search)?;
+        } else {
+            search(sink)?;
         }
     }
     ControlFlow::Continue(())
