@@ -641,6 +641,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     flow
 }
 
+#[allow(clippy::too_many_arguments)]
 fn search(
     ctx: &Ctx,
     g: &Graph,
