@@ -289,10 +289,12 @@ pub(super) fn search_digit(
             offs,
         };
         let mut base = Vec::with_capacity(shape.n);
+        let mut covers = Vec::with_capacity(shape.n);
         s.bases(
             base_pool,
             0,
             &mut base,
+            &mut covers,
             CellSet::EMPTY,
             CellSet::EMPTY,
             sink,
@@ -332,23 +334,26 @@ impl Search<'_, '_> {
         self.cands[h]
     }
 
+    /// `covers`: scratch space for the cover search (empty between base sets).
+    #[allow(clippy::too_many_arguments)]
     fn bases(
         &self,
         pool: &[HouseId],
         from: usize,
         base: &mut Vec<HouseId>,
+        covers: &mut Vec<HouseId>,
         union: CellSet,
         endo: CellSet,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
         if base.len() == self.n {
-            let mut covers = Vec::with_capacity(self.n);
             let mut seen = self.all.minus(union);
             for c in endo.iter() {
                 seen = seen.and(self.ctx.t.peers[c]);
             }
             let fins = Fins { set: endo, seen };
-            let r = self.covers(base, union, endo, &mut covers, CellSet::EMPTY, fins, sink);
+            let r = self.covers(base, union, endo, covers, CellSet::EMPTY, fins, sink);
+            covers.clear();
             if !self.budget.ran_out.get() {
                 self.budget.done.set(self.budget.done.get() + 1);
             }
@@ -383,7 +388,7 @@ impl Search<'_, '_> {
                 }
             }
             base.push(h);
-            self.bases(pool, i + 1, base, union.or(c), e, sink)?;
+            self.bases(pool, i + 1, base, covers, union.or(c), e, sink)?;
             base.pop();
         }
         ControlFlow::Continue(())
