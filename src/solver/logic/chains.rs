@@ -620,7 +620,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
     // cells before are skipped (see `digit_local`).
     let digits = 1..=ctx.geo.max_digit().min(31);
     let barren = |d: u8| ctx.mem.fish_barren(&super::digit_key(ctx, info.id, d));
-    let skip = digits.clone().filter(|&d| barren(d)).fold(0u32, |m, d| m | 1 << d);
+    let skip = digits
+        .clone()
+        .filter(|&d| barren(d))
+        .fold(0u32, |m, d| m | 1 << d);
     if digits.clone().all(|d| skip & 1 << d != 0) {
         return ControlFlow::Continue(());
     }

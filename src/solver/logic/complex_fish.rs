@@ -267,11 +267,11 @@ pub(super) fn search_digit(
             .total
             .set(t.saturating_add(binomial(base_pool.len(), shape.n)));
     }
-    let mut in_pool = vec![false; ctx.t.house_sets.len()];
+    let open_cover: Vec<std::cell::Cell<bool>> = vec![Default::default(); ctx.t.house_sets.len()];
     for (base_pool, cover_pool) in &pools {
-        in_pool.iter_mut().for_each(|x| *x = false);
+        open_cover.iter().for_each(|x| x.set(false));
         for &h in cover_pool {
-            in_pool[h] = true;
+            open_cover[h].set(true);
         }
         let s = Search {
             ctx,
@@ -283,7 +283,7 @@ pub(super) fn search_digit(
             max_fins: shape.max_fins,
             max_endo: shape.max_endo,
             all,
-            in_pool: &in_pool,
+            open_cover: &open_cover,
             cands: &cands,
             budget,
             offs,
@@ -309,6 +309,8 @@ pub(super) fn search_digit(
 struct Fins {
     set: CellSet,
     seen: CellSet,
+    /// How many cells `set` holds.
+    count: u32,
 }
 
 struct Search<'a, 'c> {
@@ -322,7 +324,9 @@ struct Search<'a, 'c> {
     max_endo: u32,
     all: CellSet,
     /// Cover pool membership by house id.
-    in_pool: &'a [bool],
+    /// Per house: in the cover pool and neither a base nor a cover yet (kept as houses are
+    /// taken and given back).
+    open_cover: &'a [std::cell::Cell<bool>],
     cands: &'a [CellSet],
     budget: &'a Budget,
     offs: Option<&'a [Vec<CellSet>]>,
@@ -351,7 +355,11 @@ impl Search<'_, '_> {
             for c in endo.iter() {
                 seen = seen.and(self.ctx.t.peers[c]);
             }
-            let fins = Fins { set: endo, seen };
+            let fins = Fins {
+                set: endo,
+                seen,
+                count: endo.len(),
+            };
             let r = self.covers(base, union, endo, covers, CellSet::EMPTY, fins, sink);
             covers.clear();
             if !self.budget.ran_out.get() {
@@ -388,7 +396,10 @@ impl Search<'_, '_> {
                 }
             }
             base.push(h);
-            self.bases(pool, i + 1, base, covers, union.or(c), e, sink)?;
+            let was_open = self.open_cover[h].replace(false);
+            let flow = self.bases(pool, i + 1, base, covers, union.or(c), e, sink);
+            self.open_cover[h].set(was_open);
+            flow?;
             base.pop();
         }
         ControlFlow::Continue(())
@@ -422,27 +433,30 @@ impl Search<'_, '_> {
             for &h in self.ctx.geo.houses_of(x) {
                 // A cover holding a cell already set aside as a fin repeats the branch
                 // that covered that cell instead.
-                if base.contains(&h)
-                    || covers.contains(&h)
-                    || !self.in_pool[h]
-                    || !self.cands(h).and(fins.minus(endo)).is_empty()
-                {
+                if !self.open_cover[h].get() || !self.cands(h).and(fins.minus(endo)).is_empty() {
                     continue;
                 }
                 covers.push(h);
+                self.open_cover[h].set(false);
                 let cov = covered.or(self.cands(h));
-                self.covers(base, union, endo, covers, cov, fin, sink)?;
+                let flow = self.covers(base, union, endo, covers, cov, fin, sink);
+                self.open_cover[h].set(true);
+                flow?;
                 covers.pop();
             }
         }
-        if self.finned && fins.len() < self.max_fins {
+        if self.finned && fin.count < self.max_fins {
             let mut f = fins;
             f.insert(x);
             // Targets (outside the base; cannibal ones are left out here) must see every
             // fin: stop as soon as no candidate does (Kraken fish link them by chains).
             let seen = fin.seen.and(self.ctx.t.peers[x]);
             if !seen.is_empty() || self.kind == Kind::Kraken {
-                let next = Fins { set: f, seen };
+                let next = Fins {
+                    set: f,
+                    seen,
+                    count: fin.count + 1,
+                };
                 self.covers(base, union, endo, covers, covered, next, sink)?;
             }
         }

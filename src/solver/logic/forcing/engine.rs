@@ -230,7 +230,11 @@ impl<'a> Engine<'a> {
                     }
                 }
                 b.cand[c] = Digits::single(d);
-                for &p in g.peers(c) {
+                // The peers that hold `d` or still may (the others have nothing to do), in
+                // the peers' order.
+                let di = usize::from(d);
+                let touched = self.ctx.t.peers[c].and(b.open[di].or(b.placed[di]));
+                for p in touched.iter() {
                     if b.value[p] == d {
                         b.set_parent(fact(p, d, true), f);
                         b.contradiction = Some((
