@@ -126,13 +126,25 @@ impl Frame<'_> {
                 let left = core.plus - (size - extra);
                 // B may hold none of the digits of C that A holds.
                 let banned = da & core.digits;
-                let boxes: Vec<Cell> = self.box_free.minus(core.cells).minus(a).iter().collect();
+                // On the stack: this runs for every `A`, most of which find no `B`.
+                let free = self.box_free.minus(core.cells).minus(a);
+                let mut buf = [0 as Cell; 16];
+                let heap: Vec<Cell>;
+                let boxes: &[Cell] = if free.len() as usize <= buf.len() {
+                    for (slot, c) in buf.iter_mut().zip(free.iter()) {
+                        *slot = c;
+                    }
+                    &buf[..free.len() as usize]
+                } else {
+                    heap = free.iter().collect();
+                    &heap
+                };
                 let grow = Grow {
                     core,
                     a: (a, da),
                     left,
                     banned,
-                    source: &boxes,
+                    source: boxes,
                 };
                 self.box_part(&grow, 0, (CellSet::EMPTY, Digits::EMPTY), sink)?;
             }

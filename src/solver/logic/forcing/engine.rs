@@ -491,11 +491,12 @@ impl<'a> Engine<'a> {
         q: &mut Vec<Fact>,
     ) {
         let house = self.ctx.t.house_sets[h];
-        if !house.and(b.placed[usize::from(d)]).is_empty() {
-            return;
-        }
         let places = house.and(b.open[usize::from(d)]);
         let count = places.len();
+        // Two places or more: nothing follows (the common case, decided first).
+        if count >= 2 || !house.and(b.placed[usize::from(d)]).is_empty() {
+            return;
+        }
         let last = places.first().unwrap_or(0);
         let start = self.ctx.where_in(h, d).len();
         match count {
