@@ -318,7 +318,10 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
     };
     for (i, a) in nodes.iter().enumerate() {
         weak.start.push(weak.list.len() as u32);
-        if kind == Kind::Xy && a.cells.len() != 1 {
+        // XY-chains only ever turn on the candidates of bivalue cells (their strong links
+        // are those cells'), so only those have weak links to follow, or to reach.
+        let bivalue = |c: Cell| ctx.cand[c].len() == 2;
+        if kind == Kind::Xy && !(a.cells.len() == 1 && a.cells.first().is_some_and(bivalue)) {
             continue;
         }
         let d = a.digit;
@@ -347,6 +350,9 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
             }
         }
         for c in rest.iter() {
+            if kind == Kind::Xy && !bivalue(c) {
+                continue;
+            }
             if let Some(j) = index.cell(c, d) {
                 if j != i {
                     list.push(j as u32);
@@ -383,7 +389,10 @@ fn weak_links(ctx: &Ctx, kind: Kind, nodes: &[Node], index: &Index) -> Adjacency
 /// only the states the last walk reached (the queue lists them).
 struct Walk {
     seen: Vec<(u32, u8)>,
-    queue: Vec<usize>,
+    /// The states reached, in order: `queue[..reached]` (a state enters once, so the
+    /// buffer, one slot per state, never grows).
+    queue: Vec<u32>,
+    reached: usize,
     /// Bit per node: reached "on" (lets callers visit those nodes in order without scanning
     /// every node).
     on: Vec<u64>,
@@ -393,7 +402,8 @@ impl Walk {
     fn new(g: &Graph) -> Walk {
         Walk {
             seen: vec![(u32::MAX, 0u8); g.nodes.len() * 2],
-            queue: Vec::new(),
+            queue: vec![0; g.nodes.len() * 2],
+            reached: 0,
             on: vec![0; g.nodes.len().div_ceil(64)],
         }
     }
@@ -413,19 +423,18 @@ impl Walk {
     }
 
     fn run(&mut self, g: &Graph, start: usize, on: bool, limit: usize) {
-        for &st in &self.queue {
-            self.seen[st] = (u32::MAX, 0);
+        for &st in &self.queue[..self.reached] {
+            self.seen[st as usize] = (u32::MAX, 0);
         }
-        self.queue.clear();
         self.on.fill(0);
         let seen = &mut self.seen;
-        let queue = &mut self.queue;
+        let queue = &mut self.queue[..];
         let s = start * 2 + usize::from(on);
         seen[s] = (s as u32, 0);
-        queue.push(s);
-        let mut head = 0;
-        while head < queue.len() {
-            let st = queue[head];
+        queue[0] = s as u32;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let st = queue[head] as usize;
             head += 1;
             let depth = seen[st].1;
             if usize::from(depth) + 1 >= limit {
@@ -442,13 +451,15 @@ impl Walk {
                 let ns = m * 2 + usize::from(!is_on);
                 if seen[ns].0 == u32::MAX {
                     seen[ns] = (st as u32, depth + 1);
-                    queue.push(ns);
+                    queue[tail] = ns as u32;
+                    tail += 1;
                     if !is_on {
                         self.on[m / 64] |= 1 << (m % 64);
                     }
                 }
             }
         }
+        self.reached = tail;
     }
 }
 
