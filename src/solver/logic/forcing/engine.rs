@@ -110,7 +110,7 @@ impl<'a> Engine<'a> {
             value: (0..n).map(|c| self.ctx.grid.value(c)).collect(),
             open: self.ctx.digit.clone(),
             placed: self.placed.clone(),
-            parent: vec![UNSET; slots * stride],
+            parent: vec![PACKED_UNSET; slots * stride],
             stride,
             derived: Vec::new(),
             why: Vec::new(),

@@ -87,12 +87,21 @@ impl Branch {
 
     /// The parent of `f` (`UNSET` when the branch did not derive it).
     fn parent_of(&self, f: Fact) -> u32 {
-        self.parent.get(self.slot(f)).copied().unwrap_or(UNSET)
+        match self.parent.get(self.slot(f)) {
+            Some(&PACKED_NONE) => NONE,
+            Some(&PACKED_UNSET) | None => UNSET,
+            Some(&p) => u32::from(p),
+        }
     }
 
     fn set_parent(&mut self, f: Fact, p: u32) {
         let i = self.slot(f);
-        self.parent[i] = p;
+        self.parent[i] = match p {
+            UNSET => PACKED_UNSET,
+            NONE => PACKED_NONE,
+            // Facts of 256 cells (and 9x9's group nodes) stay under 2^14.
+            _ => u16::try_from(p).unwrap_or(PACKED_UNSET),
+        };
     }
 }
 
@@ -100,6 +109,10 @@ impl Branch {
 const UNSET: u32 = u32::MAX;
 /// Parent of an assumption.
 const NONE: u32 = u32::MAX - 1;
+/// The two as a branch keeps them (its parents are 16 bits: the table is cleared for every
+/// branch, and half the size is half the clearing).
+const PACKED_UNSET: u16 = u16::MAX;
+const PACKED_NONE: u16 = u16::MAX - 1;
 
 /// How a branch is propagated.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,7 +138,7 @@ struct Branch {
     placed: Vec<CellSet>,
     /// Parent fact of each derived fact (`NONE` for the assumption; a nested removal has the
     /// assumption as its parent), at [`Branch::slot`].
-    parent: Vec<u32>,
+    parent: Vec<u16>,
     /// Slots per cell in `parent`: two per digit the grid uses. Every branch starts with
     /// all of them unset, so a tight table is less to clear (a 9x9 clears a third of a
     /// table with the 64 slots per cell a fact's number spans).
