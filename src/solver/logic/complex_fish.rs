@@ -311,6 +311,15 @@ struct Fins {
     seen: CellSet,
     /// How many cells `set` holds.
     count: u32,
+    /// The fins that are not endo fins.
+    exo: CellSet,
+}
+
+/// What stays fixed while the covers of one base set are searched.
+struct BaseSet<'b> {
+    base: &'b [HouseId],
+    union: CellSet,
+    endo: CellSet,
 }
 
 struct Search<'a, 'c> {
@@ -359,8 +368,10 @@ impl Search<'_, '_> {
                 set: endo,
                 seen,
                 count: endo.len(),
+                exo: CellSet::EMPTY,
             };
-            let r = self.covers(base, union, endo, covers, CellSet::EMPTY, fins, sink);
+            let b = BaseSet { base, union, endo };
+            let r = self.covers(&b, covers, CellSet::EMPTY, &fins, sink);
             covers.clear();
             if !self.budget.ran_out.get() {
                 self.budget.done.set(self.budget.done.get() + 1);
@@ -407,25 +418,21 @@ impl Search<'_, '_> {
 
     /// Covers the first uncovered base candidate by each cover house holding it, or (finned)
     /// declares it a fin.
-    #[allow(clippy::too_many_arguments)]
     fn covers(
         &self,
-        base: &[HouseId],
-        union: CellSet,
-        endo: CellSet,
+        b: &BaseSet,
         covers: &mut Vec<HouseId>,
         covered: CellSet,
-        fin: Fins,
+        fin: &Fins,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
-        let fins = fin.set;
         if !self.budget.take() {
             return ControlFlow::Continue(());
         }
-        let open = union.minus(covered).minus(fins).first();
+        let open = b.union.minus(covered).minus(fin.set).first();
         let Some(x) = open else {
             if covers.len() == self.n {
-                return self.leaf(base, union, endo, covers, covered, sink);
+                return self.leaf(b, covers, covered, sink);
             }
             return ControlFlow::Continue(());
         };
@@ -433,31 +440,32 @@ impl Search<'_, '_> {
             for &h in self.ctx.geo.houses_of(x) {
                 // A cover holding a cell already set aside as a fin repeats the branch
                 // that covered that cell instead.
-                if !self.open_cover[h].get() || !self.cands(h).and(fins.minus(endo)).is_empty() {
+                if !self.open_cover[h].get() || !self.cands(h).and(fin.exo).is_empty() {
                     continue;
                 }
                 covers.push(h);
                 self.open_cover[h].set(false);
                 let cov = covered.or(self.cands(h));
-                let flow = self.covers(base, union, endo, covers, cov, fin, sink);
+                let flow = self.covers(b, covers, cov, fin, sink);
                 self.open_cover[h].set(true);
                 flow?;
                 covers.pop();
             }
         }
         if self.finned && fin.count < self.max_fins {
-            let mut f = fins;
-            f.insert(x);
             // Targets (outside the base; cannibal ones are left out here) must see every
             // fin: stop as soon as no candidate does (Kraken fish link them by chains).
             let seen = fin.seen.and(self.ctx.t.peers[x]);
             if !seen.is_empty() || self.kind == Kind::Kraken {
-                let next = Fins {
-                    set: f,
+                let mut next = Fins {
+                    set: fin.set,
                     seen,
                     count: fin.count + 1,
+                    exo: fin.exo,
                 };
-                self.covers(base, union, endo, covers, covered, next, sink)?;
+                next.set.insert(x);
+                next.exo.insert(x);
+                self.covers(b, covers, covered, &next, sink)?;
             }
         }
         ControlFlow::Continue(())
@@ -465,13 +473,12 @@ impl Search<'_, '_> {
 
     fn leaf(
         &self,
-        base: &[HouseId],
-        union: CellSet,
-        endo: CellSet,
+        b: &BaseSet,
         covers: &[HouseId],
         covered: CellSet,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
+        let (base, union, endo) = (b.base, b.union, b.endo);
         // Fins are what the covers miss, plus endo fins; a fin branch that a later cover
         // covered anyway is the same fish as the branch covering it.
         let fins = union.minus(covered).or(endo);
