@@ -112,7 +112,8 @@ impl<'a> Engine<'a> {
             placed: self.placed.clone(),
             parent: vec![PACKED_UNSET; slots * stride],
             stride,
-            derived: Vec::new(),
+            // Most branches derive a few hundred facts: one allocation, not eight growths.
+            derived: Vec::with_capacity(256),
             why: Vec::new(),
             dirty: Vec::new(),
             contradiction: None,
