@@ -107,7 +107,8 @@ impl CellSet {
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        // One test of the words' union (the array comparison tested word by word).
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
     }
     #[inline]
     pub fn and(self, o: CellSet) -> CellSet {
@@ -142,7 +143,18 @@ impl CellSet {
     }
     #[inline]
     pub fn first(&self) -> Option<Cell> {
-        self.iter().next()
+        let w = &self.0;
+        if w[0] != 0 {
+            Some(w[0].trailing_zeros() as usize)
+        } else if w[1] != 0 {
+            Some(64 + w[1].trailing_zeros() as usize)
+        } else if w[2] != 0 {
+            Some(128 + w[2].trailing_zeros() as usize)
+        } else if w[3] != 0 {
+            Some(192 + w[3].trailing_zeros() as usize)
+        } else {
+            None
+        }
     }
     #[inline]
     pub fn iter(&self) -> CellIter {
