@@ -267,8 +267,52 @@ pub(super) fn search_digit(
             .total
             .set(t.saturating_add(binomial(base_pool.len(), shape.n)));
     }
+    // Grids of up to 128 cells search on 128-bit sets (half the work of the general ones
+    // at every node); Kraken fish keep the general sets their chains read.
+    if ctx.geo.cell_count() <= 128 && offs.is_none() {
+        let small: Vec<Small> = cands.iter().map(|&c| Small::of(c)).collect();
+        let peers: Vec<Small> = ctx.t.peers.iter().map(|&c| Small::of(c)).collect();
+        let sets = Sets {
+            all: Small::of(all),
+            cands: &small,
+            peers: &peers,
+            full: &cands,
+        };
+        return pools_search(ctx, info, digit, shape, budget, None, &pools, sets, sink);
+    }
+    let sets = Sets {
+        all,
+        cands: &cands,
+        peers: &ctx.t.peers,
+        full: &cands,
+    };
+    pools_search(ctx, info, digit, shape, budget, offs, &pools, sets, sink)
+}
+
+/// The digit's sets as a search reads them: in its set type (`cands`, `peers`), and as
+/// cell sets (`full`) for the steps and Kraken chains.
+#[derive(Clone, Copy)]
+struct Sets<'a, S> {
+    all: S,
+    cands: &'a [S],
+    peers: &'a [S],
+    full: &'a [CellSet],
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pools_search<S: Bits>(
+    ctx: &Ctx,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    shape: Shape,
+    budget: &Budget,
+    offs: Option<&[Vec<CellSet>]>,
+    pools: &[(Vec<HouseId>, Vec<HouseId>)],
+    sets: Sets<S>,
+    sink: &mut Sink,
+) -> ControlFlow<()> {
     let open_cover: Vec<std::cell::Cell<bool>> = vec![Default::default(); ctx.t.house_sets.len()];
-    for (base_pool, cover_pool) in &pools {
+    for (base_pool, cover_pool) in pools {
         open_cover.iter().for_each(|x| x.set(false));
         for &h in cover_pool {
             open_cover[h].set(true);
@@ -282,23 +326,14 @@ pub(super) fn search_digit(
             kind: shape.kind,
             max_fins: shape.max_fins,
             max_endo: shape.max_endo,
-            all,
+            sets,
             open_cover: &open_cover,
-            cands: &cands,
             budget,
             offs,
         };
         let mut base = Vec::with_capacity(shape.n);
         let mut covers = Vec::with_capacity(shape.n);
-        s.bases(
-            base_pool,
-            0,
-            &mut base,
-            &mut covers,
-            CellSet::EMPTY,
-            CellSet::EMPTY,
-            sink,
-        )?;
+        s.bases(base_pool, 0, &mut base, &mut covers, S::NONE, S::NONE, sink)?;
     }
     ControlFlow::Continue(())
 }
@@ -306,23 +341,105 @@ pub(super) fn search_digit(
 /// The fins so far and the non-base candidates that see all of them (kept along the
 /// search so that adding a fin costs one intersection).
 #[derive(Clone, Copy)]
-struct Fins {
-    set: CellSet,
-    seen: CellSet,
+struct Fins<S> {
+    set: S,
+    seen: S,
     /// How many cells `set` holds.
     count: u32,
     /// The fins that are not endo fins.
-    exo: CellSet,
+    exo: S,
 }
 
 /// What stays fixed while the covers of one base set are searched.
-struct BaseSet<'b> {
+struct BaseSet<'b, S> {
     base: &'b [HouseId],
-    union: CellSet,
-    endo: CellSet,
+    union: S,
+    endo: S,
 }
 
-struct Search<'a, 'c> {
+/// The set operations of the search, on [`CellSet`] or (grids of up to 128 cells) [`Small`].
+trait Bits: Copy {
+    const NONE: Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+    fn is_empty(self) -> bool;
+    fn first(self) -> Option<Cell>;
+    fn insert(&mut self, c: Cell);
+    fn len(self) -> u32;
+    fn cells(self) -> CellSet;
+}
+
+impl Bits for CellSet {
+    const NONE: Self = CellSet::EMPTY;
+    fn and(self, o: Self) -> Self {
+        CellSet::and(self, o)
+    }
+    fn or(self, o: Self) -> Self {
+        CellSet::or(self, o)
+    }
+    fn minus(self, o: Self) -> Self {
+        CellSet::minus(self, o)
+    }
+    fn is_empty(self) -> bool {
+        CellSet::is_empty(&self)
+    }
+    fn first(self) -> Option<Cell> {
+        CellSet::first(&self)
+    }
+    fn insert(&mut self, c: Cell) {
+        CellSet::insert(self, c)
+    }
+    fn len(self) -> u32 {
+        CellSet::len(&self)
+    }
+    fn cells(self) -> CellSet {
+        self
+    }
+}
+
+/// A set of cells below 128.
+#[derive(Clone, Copy)]
+struct Small(u128);
+
+impl Small {
+    fn of(s: CellSet) -> Small {
+        Small(u128::from(s.0[0]) | u128::from(s.0[1]) << 64)
+    }
+}
+
+impl Bits for Small {
+    const NONE: Self = Small(0);
+    fn and(self, o: Self) -> Self {
+        Small(self.0 & o.0)
+    }
+    fn or(self, o: Self) -> Self {
+        Small(self.0 | o.0)
+    }
+    fn minus(self, o: Self) -> Self {
+        Small(self.0 & !o.0)
+    }
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    fn first(self) -> Option<Cell> {
+        (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
+    }
+    fn insert(&mut self, c: Cell) {
+        if c < 128 {
+            self.0 |= 1 << c;
+        }
+    }
+    fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    fn cells(self) -> CellSet {
+        // Truncation keeps each 64-bit half.
+        CellSet([self.0 as u64, (self.0 >> 64) as u64, 0, 0])
+    }
+}
+
+struct Search<'a, 'c, S> {
     ctx: &'a Ctx<'c>,
     info: &'static TechniqueInfo,
     digit: u8,
@@ -331,20 +448,19 @@ struct Search<'a, 'c> {
     kind: Kind,
     max_fins: u32,
     max_endo: u32,
-    all: CellSet,
+    sets: Sets<'a, S>,
     /// Cover pool membership by house id.
     /// Per house: in the cover pool and neither a base nor a cover yet (kept as houses are
     /// taken and given back).
     open_cover: &'a [std::cell::Cell<bool>],
-    cands: &'a [CellSet],
     budget: &'a Budget,
     offs: Option<&'a [Vec<CellSet>]>,
 }
 
-impl Search<'_, '_> {
+impl<S: Bits> Search<'_, '_, S> {
     #[inline]
-    fn cands(&self, h: HouseId) -> CellSet {
-        self.cands[h]
+    fn cands(&self, h: HouseId) -> S {
+        self.sets.cands[h]
     }
 
     /// `covers`: scratch space for the cover search (empty between base sets).
@@ -355,23 +471,23 @@ impl Search<'_, '_> {
         from: usize,
         base: &mut Vec<HouseId>,
         covers: &mut Vec<HouseId>,
-        union: CellSet,
-        endo: CellSet,
+        union: S,
+        endo: S,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
         if base.len() == self.n {
-            let mut seen = self.all.minus(union);
-            for c in endo.iter() {
-                seen = seen.and(self.ctx.t.peers[c]);
+            let mut seen = self.sets.all.minus(union);
+            for c in endo.cells().iter() {
+                seen = seen.and(self.sets.peers[c]);
             }
             let fins = Fins {
                 set: endo,
                 seen,
                 count: endo.len(),
-                exo: CellSet::EMPTY,
+                exo: S::NONE,
             };
             let b = BaseSet { base, union, endo };
-            let r = self.covers(&b, covers, CellSet::EMPTY, &fins, sink);
+            let r = self.covers(&b, covers, S::NONE, &fins, sink);
             covers.clear();
             if !self.budget.ran_out.get() {
                 self.budget.done.set(self.budget.done.get() + 1);
@@ -397,9 +513,9 @@ impl Search<'_, '_> {
             }
             // Kraken fish eliminate where the fins need not be seen: no pruning on sight.
             if !e.is_empty() && self.kind != Kind::Kraken {
-                let mut seen = self.all.minus(union.or(c));
-                for f in e.iter() {
-                    seen = seen.and(self.ctx.t.peers[f]);
+                let mut seen = self.sets.all.minus(union.or(c));
+                for f in e.cells().iter() {
+                    seen = seen.and(self.sets.peers[f]);
                 }
                 if seen.is_empty() {
                     self.budget.done.set(self.budget.done.get() + skipped(i));
@@ -420,10 +536,10 @@ impl Search<'_, '_> {
     /// declares it a fin.
     fn covers(
         &self,
-        b: &BaseSet,
+        b: &BaseSet<S>,
         covers: &mut Vec<HouseId>,
-        covered: CellSet,
-        fin: &Fins,
+        covered: S,
+        fin: &Fins<S>,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
         if !self.budget.take() {
@@ -455,7 +571,7 @@ impl Search<'_, '_> {
         if self.finned && fin.count < self.max_fins {
             // Targets (outside the base; cannibal ones are left out here) must see every
             // fin: stop as soon as no candidate does (Kraken fish link them by chains).
-            let seen = fin.seen.and(self.ctx.t.peers[x]);
+            let seen = fin.seen.and(self.sets.peers[x]);
             if !seen.is_empty() || self.kind == Kind::Kraken {
                 let mut next = Fins {
                     set: fin.set,
@@ -473,12 +589,13 @@ impl Search<'_, '_> {
 
     fn leaf(
         &self,
-        b: &BaseSet,
+        b: &BaseSet<S>,
         covers: &[HouseId],
-        covered: CellSet,
+        covered: S,
         sink: &mut Sink,
     ) -> ControlFlow<()> {
-        let (base, union, endo) = (b.base, b.union, b.endo);
+        let (base, union, endo) = (b.base, b.union.cells(), b.endo.cells());
+        let covered = covered.cells();
         // Fins are what the covers miss, plus endo fins; a fin branch that a later cover
         // covered anyway is the same fish as the branch covering it.
         let fins = union.minus(covered).or(endo);
@@ -488,7 +605,7 @@ impl Search<'_, '_> {
         let mut twice = CellSet::EMPTY;
         let mut seen = CellSet::EMPTY;
         for &h in covers {
-            let c = self.cands(h);
+            let c = self.sets.full[h];
             twice = twice.or(seen.and(c));
             seen = seen.or(c);
         }
@@ -508,7 +625,7 @@ impl Search<'_, '_> {
                 union,
                 fins,
                 twice: twice.and(union),
-                cands: self.cands,
+                cands: self.sets.full,
             };
             return super::kraken::at_fish(self.ctx, self.info, &fish, offs, sink);
         }
