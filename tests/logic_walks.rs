@@ -144,3 +144,53 @@ fn killer() {
 fn honeycomb() {
     run(Variant::Honeycomb, 9, &[Level::Hard], 2, Some(12));
 }
+
+/// What the solver's memory keeps between positions (searches of a digit that found nothing,
+/// skipped while the digit's cells stay as they were; nets of earlier positions) changes no
+/// step past the singles: a walk carrying one memory takes, at every position, the step a
+/// fresh memory gives. (Which single comes first follows the walk's history on purpose:
+/// HoDoKu's singles queues, see `singles_queue`.)
+#[test]
+fn carried_memory_changes_no_step() {
+    use termdoku::generate::shipped::shipped;
+    use termdoku::solver::exact;
+    let picks = [
+        (Variant::Standard, Level::Extreme, 2),
+        (Variant::Standard, Level::Unfair, 1),
+        (Variant::Diagonal, Level::Extreme, 1),
+    ];
+    let mut compared = 0;
+    for (variant, level, count) in picks {
+        for (k, p) in shipped(variant, level).iter().take(count).enumerate() {
+            let what = format!("{variant:?} {level:?} puzzle {}", k + 1);
+            let solution = exact::solve(p, 1).first.expect("shipped puzzles solve");
+            let mut grid = Grid::from_puzzle(p);
+            let mut carried = SolverMemory::new();
+            for i in 0..=grid.geometry().cell_count() * 16 {
+                let warm = next_step(&grid, Some(&solution), &mut carried);
+                let cold = next_step(&grid, Some(&solution), &mut SolverMemory::new());
+                let single = |s: &Option<Step>| {
+                    s.as_ref().is_some_and(|s| {
+                        matches!(s.id(), "full-house" | "naked-single" | "hidden-single")
+                    })
+                };
+                assert!(
+                    warm == cold || single(&warm) && single(&cold),
+                    "{what}, step {i}: {:?} with the carried memory, {:?} with a fresh one",
+                    warm.as_ref().map(|s| s.id()),
+                    cold.as_ref().map(|s| s.id())
+                );
+                compared += usize::from(!single(&cold));
+                let Some(step) = warm else {
+                    break;
+                };
+                apply(&mut grid, &step);
+            }
+            assert!(grid.is_solved(), "{what}: the walk stops before the end");
+        }
+    }
+    assert!(
+        compared > 10,
+        "only {compared} steps past the singles compared"
+    );
+}

@@ -876,6 +876,76 @@ pub fn is_box_like(kind: HouseKind) -> bool {
 }
 
 #[cfg(test)]
+#[cfg(test)]
+mod digit_local_tests {
+    use super::testutil::grid;
+    use super::*;
+
+    /// Every step of `id` here, with `memory` (carried by the caller) or a fresh one.
+    fn steps(grid: &Grid, id: &str, memory: &SolverMemory) -> Vec<Step> {
+        let info = technique(id).unwrap();
+        let ctx = Ctx::new(grid, memory);
+        ctx.cache.hodoku_path.set(true);
+        let mut out = Vec::new();
+        let _ = find_with(&ctx, info, &mut |s: Step| {
+            out.push(s);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// A digit's search that the memory skips (it found nothing on the same cells before)
+    /// would have found nothing: walking hard puzzles, every technique that depends on one
+    /// digit's cells finds, at every position, the steps a fresh memory finds.
+    #[test]
+    fn remembered_barren_digits_hide_no_step() {
+        let ids = [
+            "x-wing",
+            "swordfish",
+            "jellyfish",
+            "finned-x-wing",
+            "sashimi-x-wing",
+            "finned-swordfish",
+            "sashimi-swordfish",
+            "finned-jellyfish",
+            "skyscraper",
+            "2-string-kite",
+            "turbot-fish",
+            "empty-rectangle",
+            "x-chain",
+            "franken-swordfish",
+            "finned-franken-swordfish",
+        ];
+        // Three of top1465's (HoDoKu rates them extreme).
+        let lines = [
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "8..4.6....3.2..4...4..5..78.69..5.2.3...........6...1752.....3......36.......2..9",
+            "..3.5.4..7...6.....5.8...6.5....3..4.1..7..8.2..4....7.4...8.5.....4...9..6.1.2..",
+        ];
+        let mut compared = 0;
+        for line in lines {
+            let mut g = grid(line);
+            let mut memory = SolverMemory::new();
+            for _ in 0..400 {
+                for id in ids {
+                    let fresh = steps(&g, id, &SolverMemory::new());
+                    compared += fresh.len();
+                    assert!(
+                        steps(&g, id, &memory) == fresh,
+                        "{line}: {id} differs with the walk's memory"
+                    );
+                }
+                let Some(step) = next_step(&g, None, &mut memory) else {
+                    break;
+                };
+                apply(&mut g, &step);
+            }
+        }
+        // The walks met these techniques' steps (else the test would say nothing).
+        assert!(compared > 50, "only {compared} steps compared");
+    }
+}
+
 pub(crate) mod testutil {
     use crate::format::parse_line;
     use crate::puzzle::{Grid, Variant};
