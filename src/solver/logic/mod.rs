@@ -876,7 +876,6 @@ pub fn is_box_like(kind: HouseKind) -> bool {
 }
 
 #[cfg(test)]
-#[cfg(test)]
 mod digit_local_tests {
     use super::testutil::grid;
     use super::*;
@@ -946,6 +945,7 @@ mod digit_local_tests {
     }
 }
 
+#[cfg(test)]
 pub(crate) mod testutil {
     use crate::format::parse_line;
     use crate::puzzle::{Grid, Variant};
