@@ -267,6 +267,15 @@ pub(super) fn search_digit(
             .total
             .set(t.saturating_add(binomial(base_pool.len(), shape.n)));
     }
+    let job = Job {
+        ctx,
+        info,
+        digit,
+        shape,
+        budget,
+        offs,
+        pools: &pools,
+    };
     // Grids of up to 128 cells search on 128-bit sets (half the work of the general ones
     // at every node); Kraken fish keep the general sets their chains read.
     if ctx.geo.cell_count() <= 128 && offs.is_none() {
@@ -278,7 +287,8 @@ pub(super) fn search_digit(
             peers: &peers,
             full: &cands,
         };
-        return pools_search(ctx, info, digit, shape, budget, None, &pools, sets, sink);
+        let job = Job { offs: None, ..job };
+        return pools_search(&job, sets, sink);
     }
     let sets = Sets {
         all,
@@ -286,7 +296,18 @@ pub(super) fn search_digit(
         peers: &ctx.t.peers,
         full: &cands,
     };
-    pools_search(ctx, info, digit, shape, budget, offs, &pools, sets, sink)
+    pools_search(&job, sets, sink)
+}
+
+/// What one digit's search was asked, with the house pools made for it.
+struct Job<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    info: &'static TechniqueInfo,
+    digit: u8,
+    shape: Shape,
+    budget: &'a Budget,
+    offs: Option<&'a [Vec<CellSet>]>,
+    pools: &'a [(Vec<HouseId>, Vec<HouseId>)],
 }
 
 /// The digit's sets as a search reads them: in its set type (`cands`, `peers`), and as
@@ -299,18 +320,16 @@ struct Sets<'a, S> {
     full: &'a [CellSet],
 }
 
-#[allow(clippy::too_many_arguments)]
-fn pools_search<S: Bits>(
-    ctx: &Ctx,
-    info: &'static TechniqueInfo,
-    digit: u8,
-    shape: Shape,
-    budget: &Budget,
-    offs: Option<&[Vec<CellSet>]>,
-    pools: &[(Vec<HouseId>, Vec<HouseId>)],
-    sets: Sets<S>,
-    sink: &mut Sink,
-) -> ControlFlow<()> {
+fn pools_search<S: Bits>(job: &Job, sets: Sets<S>, sink: &mut Sink) -> ControlFlow<()> {
+    let Job {
+        ctx,
+        info,
+        digit,
+        shape,
+        budget,
+        offs,
+        pools,
+    } = *job;
     let open_cover: Vec<std::cell::Cell<bool>> = vec![Default::default(); ctx.t.house_sets.len()];
     for (base_pool, cover_pool) in pools {
         open_cover.iter().for_each(|x| x.set(false));
