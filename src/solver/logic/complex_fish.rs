@@ -287,7 +287,6 @@ pub(super) fn search_digit(
             peers: &peers,
             full: &cands,
         };
-        let job = Job { offs: None, ..job };
         return pools_search(&job, sets, sink);
     }
     let sets = Sets {
@@ -321,25 +320,17 @@ struct Sets<'a, S> {
 }
 
 fn pools_search<S: Bits>(job: &Job, sets: Sets<S>, sink: &mut Sink) -> ControlFlow<()> {
-    let Job {
-        ctx,
-        info,
-        digit,
-        shape,
-        budget,
-        offs,
-        pools,
-    } = *job;
+    let (ctx, shape, budget) = (job.ctx, job.shape, job.budget);
     let open_cover: Vec<std::cell::Cell<bool>> = vec![Default::default(); ctx.t.house_sets.len()];
-    for (base_pool, cover_pool) in pools {
+    for (base_pool, cover_pool) in job.pools {
         open_cover.iter().for_each(|x| x.set(false));
         for &h in cover_pool {
             open_cover[h].set(true);
         }
         let s = Search {
             ctx,
-            info,
-            digit,
+            info: job.info,
+            digit: job.digit,
             n: shape.n,
             finned: shape.finned,
             kind: shape.kind,
@@ -348,7 +339,7 @@ fn pools_search<S: Bits>(job: &Job, sets: Sets<S>, sink: &mut Sink) -> ControlFl
             sets,
             open_cover: &open_cover,
             budget,
-            offs,
+            offs: job.offs,
         };
         let mut base = Vec::with_capacity(shape.n);
         let mut covers = Vec::with_capacity(shape.n);
