@@ -238,8 +238,9 @@ fn rcc_links(
             }
         }
     }
-    // Pairs first, in order (`i`, then `j`), so that each list is allocated once.
-    let mut pairs: Vec<(u32, u32, Digits)> = Vec::new();
+    // Pairs first, in order (`i`, then `j`), with whether they are disjoint, so that each
+    // list is allocated once.
+    let mut pairs: Vec<(u32, u32, Digits, bool)> = Vec::new();
     let mut rcc = vec![Digits::EMPTY; sets.len()];
     let mut touched: Vec<usize> = Vec::new();
     for (i, a) in sets.iter().enumerate() {
@@ -265,29 +266,26 @@ fn rcc_links(
             let r = std::mem::replace(&mut rcc[j], Digits::EMPTY);
             let shared = cells[i].and(cells[j]);
             if shared != cells[i] && shared != cells[j] {
-                pairs.push((i as u32, j as u32, r));
+                pairs.push((i as u32, j as u32, r, shared.is_empty()));
             }
         }
         touched.clear();
     }
-    let disjoint = |i: u32, j: u32| cells[i as usize].and(cells[j as usize]).is_empty();
     let mut sizes = vec![(0usize, 0usize); sets.len()];
-    for &(i, j, _) in &pairs {
-        let (i, j) = (i as usize, j as usize);
-        if disjoint(i as u32, j as u32) {
-            sizes[i].0 += 1;
-            sizes[j].0 += 1;
-        } else {
-            sizes[i].1 += 1;
-            sizes[j].1 += 1;
+    for &(i, j, _, disjoint) in &pairs {
+        for k in [i as usize, j as usize] {
+            match disjoint {
+                true => sizes[k].0 += 1,
+                false => sizes[k].1 += 1,
+            }
         }
     }
     let mut links: Vec<Vec<(usize, Digits)>> =
         sizes.iter().map(|s| Vec::with_capacity(s.0)).collect();
     let mut overlapping: Vec<Vec<(usize, Digits)>> =
         sizes.iter().map(|s| Vec::with_capacity(s.1)).collect();
-    for &(i, j, r) in &pairs {
-        let l = if disjoint(i, j) {
+    for &(i, j, r, disjoint) in &pairs {
+        let l = if disjoint {
             &mut links
         } else {
             &mut overlapping

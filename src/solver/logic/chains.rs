@@ -618,41 +618,23 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         // Nice loops and AICs walk the same graph: built once per position.
         let slot = usize::from(grouped) + usize::from(with_als);
         let g = ctx.cache.chain_graphs[slot].get_or_init(|| build(ctx, kind, grouped, with_als));
-        return search(ctx, g, info, kind, grouped, limit, 0, sink);
+        return search(ctx, g, info, kind, grouped, limit, None, sink);
     }
     // X-chains link a digit only to itself, so one graph of every digit holds each digit's
-    // graph unchanged (its nodes in the same order); `search` takes the digits in turn.
-    if kind != Kind::X || !ctx.t.all_complete {
-        let g = build(ctx, kind, grouped, false);
-        return search(ctx, &g, info, kind, grouped, limit, 0, sink);
+    // graph unchanged (its nodes in the same order); `search` takes the digits in turn,
+    // each remembered when its chains, on complete houses, depend on its cells alone (a run
+    // or cage's strong links depend on other digits).
+    let graph = std::cell::OnceCell::new();
+    let g = || graph.get_or_init(|| build(ctx, kind, grouped, false));
+    if kind != Kind::X {
+        return search(ctx, g(), info, kind, grouped, limit, None, sink);
     }
-    // An X-chain depends on its digit's cells alone (on complete houses; a run or cage's
-    // strong links depend on other digits): digits whose search found nothing on the same
-    // cells before are skipped (see `digit_local`).
-    let digits = 1..=ctx.geo.max_digit().min(31);
-    let barren = |d: u8| ctx.mem.fish_barren(&super::digit_key(ctx, info.id, d));
-    let skip = digits
-        .clone()
-        .filter(|&d| barren(d))
-        .fold(0u32, |m, d| m | 1 << d);
-    if digits.clone().all(|d| skip & 1 << d != 0) {
-        return ControlFlow::Continue(());
+    for d in 1..=ctx.geo.max_digit() {
+        super::digit_local(ctx, info.id, d, ctx.t.all_complete, sink, |sink| {
+            search(ctx, g(), info, kind, grouped, limit, Some(d), sink)
+        })?;
     }
-    let g = build(ctx, kind, grouped, false);
-    let mut found = 0u32;
-    let flow = search(ctx, &g, info, kind, grouped, limit, skip, &mut |s: Step| {
-        for x in &s.eliminations {
-            found |= 1 << x.digit;
-        }
-        sink(s)
-    });
-    if flow.is_continue() {
-        for d in digits.filter(|&d| (skip | found) & 1 << d == 0) {
-            ctx.mem
-                .remember_barren_fish(super::digit_key(ctx, info.id, d));
-        }
-    }
-    flow
+    ControlFlow::Continue(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -663,7 +645,7 @@ fn search(
     kind: Kind,
     grouped: bool,
     limit: usize,
-    skip_digits: u32,
+    digit: Option<u8>,
     sink: &mut Sink,
 ) -> ControlFlow<()> {
     let with_als = !g.als.is_empty();
@@ -684,9 +666,10 @@ fn search(
     let (mut off, mut on) = (Walk::new(g), Walk::new(g));
     // Nice loops: the start's weak partners as bits, asked for every node reached.
     let mut weak_of_s = vec![0u64; g.nodes.len().div_ceil(64)];
-    // Starts in node order; X-chains digit by digit (as one graph per digit would).
+    // Starts in node order (of `digit` only, when given); X-chains digit by digit (as one
+    // graph per digit would).
     let mut starts: Vec<usize> = (0..g.nodes.len())
-        .filter(|&i| plain(i) && skip_digits & 1 << g.nodes[i].digit == 0)
+        .filter(|&i| plain(i) && digit.is_none_or(|d| g.nodes[i].digit == d))
         .collect();
     if kind == Kind::X {
         starts.sort_by_key(|&i| g.nodes[i].digit);

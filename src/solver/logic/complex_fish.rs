@@ -8,11 +8,9 @@
 //! Franken: bases from one line class plus boxes, covers from another plus boxes; mutant:
 //! anything else that is not a basic fish.
 
-use super::memory::FishKey;
 use super::{CellSet, Ctx, Pattern, Role, Sink, Step, TechniqueInfo};
 use crate::geometry::{Cell, Digits, HouseId};
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 /// HoDoKu's defaults: at most five fins, two of them endo fins.
 const MAX_FINS: u32 = 5;
@@ -98,13 +96,10 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             max_fins: MAX_FINS,
             max_endo: MAX_ENDO,
         };
-        let key = info.enabled.then(|| FishKey {
-            tables: Arc::as_ptr(&ctx.t) as usize,
-            technique: info.id,
-            digit,
-            cells: ctx.digit[usize::from(digit)].0,
-        });
-        if key.as_ref().is_some_and(|k| ctx.mem.fish_barren(k)) {
+        // Its own memory use (not `digit_local`): only a search its budget did not cut
+        // short is remembered.
+        let key = info.enabled.then(|| super::digit_key(ctx, info.id, digit));
+        if key.as_ref().is_some_and(|k| ctx.mem.is_barren(k)) {
             continue;
         }
         let ran_out_before = budget.ran_out.replace(false);
@@ -120,7 +115,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         // A search cut short by its budget depends on its order (which may follow the
         // solution), so only a complete one is remembered.
         if let (Some(k), false, false) = (key, found, ran_out) {
-            ctx.mem.remember_barren_fish(k);
+            ctx.mem.remember_barren(k);
         }
     }
     budget.report(ctx);

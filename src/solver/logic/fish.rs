@@ -211,7 +211,8 @@ fn each_search(
         if ctx.digit[usize::from(digit)].is_empty() {
             continue;
         }
-        super::digit_local(ctx, infos[0].id, digit, sink, |sink| {
+        // Fish lines are complete houses: a digit's fish depend on its cells alone.
+        super::digit_local(ctx, infos[0].id, digit, true, sink, |sink| {
             for (bi, (_, base_lines)) in ctx.t.lines.iter().enumerate() {
                 for (ci, (_, cover_lines)) in ctx.t.lines.iter().enumerate() {
                     if bi != ci {

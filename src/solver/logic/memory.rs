@@ -29,7 +29,7 @@ use std::sync::Arc;
 const TABLES_KEPT: usize = 8;
 
 /// Barren one-digit searches kept before the set is emptied (about 60 bytes each).
-const BARREN_FISH_KEPT: usize = 100_000;
+const BARREN_KEPT: usize = 100_000;
 
 /// A search of one digit (fish of every kind; on complete houses also single-digit patterns
 /// and X-chains): its layout's tables (by address: they live as long as the memory keeps
@@ -38,7 +38,7 @@ const BARREN_FISH_KEPT: usize = 100_000;
 /// comes back (a step elsewhere leaves most digits as they were; on 16x16 grids complex fish
 /// were a fifth of the rating; on top1465 the skips save about 5% of it).
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub(super) struct FishKey {
+pub(super) struct DigitKey {
     pub tables: usize,
     pub technique: &'static str,
     pub digit: u8,
@@ -53,8 +53,8 @@ pub struct SolverMemory {
     pub(super) pairs: RefCell<PairMemo>,
     pub(super) nest: RefCell<NestMemory>,
     pub(super) singles: RefCell<SinglesQueue>,
-    /// Searches of one digit that ran to the end and found nothing (see [`FishKey`]).
-    pub(super) barren_fish: RefCell<std::collections::HashSet<FishKey>>,
+    /// Searches of one digit that ran to the end and found nothing (see [`DigitKey`]).
+    pub(super) barren: RefCell<std::collections::HashSet<DigitKey>>,
     tables: RefCell<Vec<(Arc<Geometry>, Arc<Tables>)>>,
     /// When the caller stops waiting: the forcing searches give up after it (the server's
     /// hint pool bounds each hint so).
@@ -105,18 +105,18 @@ impl SolverMemory {
         self.pairs.get_mut().clear();
         *self.nest.get_mut() = NestMemory::default();
         *self.singles.get_mut() = SinglesQueue::default();
-        self.barren_fish.get_mut().clear();
+        self.barren.get_mut().clear();
     }
 
     /// Whether this one-digit search ran to the end with no find before.
-    pub(super) fn fish_barren(&self, key: &FishKey) -> bool {
-        self.barren_fish.borrow().contains(key)
+    pub(super) fn is_barren(&self, key: &DigitKey) -> bool {
+        self.barren.borrow().contains(key)
     }
 
     /// Remembers a one-digit search that ran to the end with no find.
-    pub(super) fn remember_barren_fish(&self, key: FishKey) {
-        let mut kept = self.barren_fish.borrow_mut();
-        if kept.len() >= BARREN_FISH_KEPT {
+    pub(super) fn remember_barren(&self, key: DigitKey) {
+        let mut kept = self.barren.borrow_mut();
+        if kept.len() >= BARREN_KEPT {
             kept.clear();
         }
         kept.insert(key);
@@ -132,7 +132,7 @@ impl SolverMemory {
         if kept.len() >= TABLES_KEPT {
             kept.remove(0);
             // A later layout's tables may take the evicted ones' address.
-            self.barren_fish.borrow_mut().clear();
+            self.barren.borrow_mut().clear();
         }
         kept.push((Arc::clone(g), Arc::clone(&t)));
         t

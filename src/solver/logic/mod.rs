@@ -667,8 +667,8 @@ fn first_in_order(ctx: &Ctx, table: &'static [TechniqueInfo], sorting: bool) -> 
 }
 
 /// The memory's key of a search of `digit` that depends on its cells alone.
-fn digit_key(ctx: &Ctx, technique: &'static str, digit: u8) -> memory::FishKey {
-    memory::FishKey {
+fn digit_key(ctx: &Ctx, technique: &'static str, digit: u8) -> memory::DigitKey {
+    memory::DigitKey {
         tables: Arc::as_ptr(&ctx.t) as usize,
         technique,
         digit,
@@ -676,19 +676,23 @@ fn digit_key(ctx: &Ctx, technique: &'static str, digit: u8) -> memory::FishKey {
     }
 }
 
-/// A search that depends on one digit's cells alone (fish, single-digit patterns): skipped
-/// when it found nothing on the same cells before, remembered when it ran to the end
-/// without a find. Most steps leave most digits as they were, so a walk repeats most of
-/// these searches unchanged.
+/// A search of one digit (fish, single-digit patterns, X-chains): when it depends on the
+/// digit's cells alone (`local`), skipped if it found nothing on the same cells before and
+/// remembered when it runs to the end without a find; else simply run. Most steps leave
+/// most digits as they were, so a walk repeats most of these searches unchanged.
 fn digit_local(
     ctx: &Ctx,
     technique: &'static str,
     digit: u8,
+    local: bool,
     sink: &mut Sink,
     search: impl FnOnce(&mut Sink) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    if !local {
+        return search(sink);
+    }
     let key = digit_key(ctx, technique, digit);
-    if ctx.mem.fish_barren(&key) {
+    if ctx.mem.is_barren(&key) {
         return ControlFlow::Continue(());
     }
     let mut found = false;
@@ -697,7 +701,7 @@ fn digit_local(
         sink(step)
     });
     if !found && flow.is_continue() {
-        ctx.mem.remember_barren_fish(key);
+        ctx.mem.remember_barren(key);
     }
     flow
 }
@@ -784,21 +788,20 @@ pub fn find_technique(
 /// All steps of one technique in the current grid (tests, training mode), with a fresh
 /// memory. Unknown ids give nothing.
 pub fn find_all(grid: &Grid, technique_id: &str) -> Vec<Step> {
-    find_all_as(grid, technique_id, false)
+    find_all_as(grid, technique_id, false, &SolverMemory::new())
 }
 
 /// [`find_all`] as the rating path finds them: on a plain 9x9, with HoDoKu's rules for
 /// which instances count (AIC ends, group nodes in forcing chains).
 pub fn find_all_on_path(grid: &Grid, technique_id: &str) -> Vec<Step> {
-    find_all_as(grid, technique_id, true)
+    find_all_as(grid, technique_id, true, &SolverMemory::new())
 }
 
-fn find_all_as(grid: &Grid, technique_id: &str, path: bool) -> Vec<Step> {
+fn find_all_as(grid: &Grid, technique_id: &str, path: bool, memory: &SolverMemory) -> Vec<Step> {
     let Some(info) = technique(technique_id) else {
         return Vec::new();
     };
-    let memory = SolverMemory::new();
-    let ctx = Ctx::new(grid, &memory);
+    let ctx = Ctx::new(grid, memory);
     ctx.cache.hodoku_path.set(path && ctx.geo.is_plain_9x9());
     let mut out = Vec::new();
     let _ = find_with(&ctx, info, &mut |s: Step| {
@@ -880,17 +883,10 @@ mod digit_local_tests {
     use super::testutil::grid;
     use super::*;
 
-    /// Every step of `id` here, with `memory` (carried by the caller) or a fresh one.
+    /// Every step of `id` here on the rating path, with `memory` (carried by the caller) or
+    /// a fresh one.
     fn steps(grid: &Grid, id: &str, memory: &SolverMemory) -> Vec<Step> {
-        let info = technique(id).unwrap();
-        let ctx = Ctx::new(grid, memory);
-        ctx.cache.hodoku_path.set(true);
-        let mut out = Vec::new();
-        let _ = find_with(&ctx, info, &mut |s: Step| {
-            out.push(s);
-            ControlFlow::Continue(())
-        });
-        out
+        find_all_as(grid, id, true, memory)
     }
 
     /// A digit's search that the memory skips (it found nothing on the same cells before)

@@ -121,7 +121,9 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
         if ctx.digit[usize::from(digit)].len() < 4 {
             continue;
         }
-        let search = |sink: &mut Sink| {
+        // Strong links in runs and cages depend on other digits (what the house must hold).
+        let local = ctx.t.all_complete;
+        super::digit_local(ctx, info.id, digit, local, sink, |sink| {
             let Some(Some(strong)) = strong_links(ctx).get(usize::from(digit)) else {
                 return ControlFlow::Continue(());
             };
@@ -130,13 +132,7 @@ pub fn find(ctx: &Ctx, info: &'static TechniqueInfo, sink: &mut Sink) -> Control
             } else {
                 two_links(ctx, info, digit, strong, sink)
             }
-        };
-        // Strong links in runs and cages depend on other digits (what the house must hold).
-        if ctx.t.all_complete {
-            super::digit_local(ctx, info.id, digit, sink, search)?;
-        } else {
-            search(sink)?;
-        }
+        })?;
     }
     ControlFlow::Continue(())
 }

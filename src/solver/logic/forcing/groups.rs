@@ -69,13 +69,9 @@ impl Engine<'_> {
                 }
                 let mut rest = self.ctx.where_in(h, d);
                 rest.remove(c);
-                if rest.len() >= 2 {
-                    for &k in &self.groups_of_house[h] {
-                        if rest.is_subset(self.groups[k].cells) {
-                            links.on.push(k as u16);
-                        }
-                    }
-                }
+                links
+                    .on
+                    .extend(self.group_of_places(h, rest).map(|k| k as u16));
             }
         }
         links.off_start[slots] = links.off.len() as u32;
@@ -156,14 +152,20 @@ impl Engine<'_> {
         f: Fact,
         q: &mut Vec<Fact>,
     ) {
-        if rest.len() < 2 {
-            return;
+        for k in self.group_of_places(h, rest) {
+            self.derive_group(b, self.group_fact(k, d, true), f, q);
         }
-        for &k in &self.groups_of_house[h] {
-            if rest.is_subset(self.groups[k].cells) {
-                self.derive_group(b, self.group_fact(k, d, true), f, q);
-            }
-        }
+    }
+
+    /// The group of house `h` holding all of `places`, when they are two or more.
+    fn group_of_places(&self, h: HouseId, places: CellSet) -> impl Iterator<Item = usize> + '_ {
+        let list: &[usize] = match places.len() {
+            0 | 1 => &[],
+            _ => &self.groups_of_house[h],
+        };
+        list.iter()
+            .copied()
+            .filter(move |&k| places.is_subset(self.groups[k].cells))
     }
 
     /// The links of a group fact: on clears its line and box (cells and other groups); off
